@@ -1,0 +1,26 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Library products depend on no other package: users get Net without a dependency tree.
+// Test targets may add real peers later (a loopback HTTP server, an independent multipart parser).
+let package = Package(
+    name: "Net",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    products: [
+        .library(name: "Net", targets: ["Net"]),
+        .library(name: "NetCore", targets: ["NetCore"]),
+        .library(name: "NetTransport", targets: ["NetTransport"]),
+        .library(name: "NetMultipart", targets: ["NetMultipart"]),
+        .library(name: "NetReachability", targets: ["NetReachability"]),
+    ],
+    targets: [
+        .target(name: "NetCore"),
+        .target(name: "NetTransport", dependencies: ["NetCore"]),
+        .target(name: "NetMultipart", dependencies: ["NetCore"]),
+        .target(name: "NetReachability"),
+        .target(name: "Net", dependencies: ["NetCore", "NetTransport", "NetMultipart", "NetReachability"]),
+        .testTarget(name: "NetCoreTests", dependencies: ["NetCore"]),
+        .testTarget(name: "NetTests", dependencies: ["Net"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

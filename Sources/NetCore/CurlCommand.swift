@@ -1,0 +1,66 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A curl invocation: its arguments, and the bytes to pipe into it when the body is binary.
+///
+/// ``shellCommand`` renders it for any POSIX shell: every argument is single-quoted, so no URL,
+/// header or body can run a command, expand a variable or split an argument. Binary bodies (and
+/// text with control or invisible formatting characters) are piped in through `printf` with octal
+/// escapes, which keeps every byte, NUL included, and keeps the command printable.
+public struct CurlCommand: Sendable, Hashable, CustomStringConvertible {
+    /// The arguments after `curl`, exactly as curl should receive them.
+    public let arguments: [String]
+    /// Bytes for curl's standard input (`--data-binary @-`), for binary bodies.
+    public let standardInput: Data?
+    /// A note appended as a shell comment, such as for a streamed body that cannot be shown.
+    public let note: String?
+
+    /// Creates a command.
+    public init(arguments: [String], standardInput: Data? = nil, note: String? = nil) {
+        self.arguments = arguments
+        self.standardInput = standardInput
+        self.note = note
+    }
+
+    /// The command for a POSIX shell (`sh`, `bash`, `zsh`, `dash`), on one line.
+    public var shellCommand: String {
+        var command = (["curl"] + arguments.map(Self.shellQuoted)).joined(separator: " ")
+        if let standardInput {
+            command = "printf \(Self.printfFormat(for: standardInput)) | " + command
+        }
+        if let note {
+            command += " # " + note.filter { $0 != "\n" && $0 != "\r" }
+        }
+        return command
+    }
+
+    /// ``shellCommand``.
+    public var description: String { shellCommand }
+
+    /// Single-quotes `argument`: inside single quotes a POSIX shell gives every character its
+    /// literal meaning, so only the quote itself needs care (`'` becomes `'\''`).
+    public static func shellQuoted(_ argument: String) -> String {
+        "'" + argument.replacing("'", with: "'\\''") + "'"
+    }
+
+    /// A single-quoted `printf` format that prints exactly `bytes`: printable ASCII stays as it is;
+    /// every other byte, and `'`, `\` and `%`, becomes a three-digit octal escape.
+    static func printfFormat(for bytes: Data) -> String {
+        var format = "'"
+        format.reserveCapacity(bytes.count * 2 + 2)
+        for byte in bytes {
+            let isPlain = (0x20...0x7E).contains(byte) && byte != UInt8(ascii: "'")
+                && byte != UInt8(ascii: "\\") && byte != UInt8(ascii: "%")
+            if isPlain {
+                format.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                let octal = String(byte, radix: 8)
+                format += "\\" + String(repeating: "0", count: 3 - octal.count) + octal
+            }
+        }
+        return format + "'"
+    }
+}

@@ -1,0 +1,33 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A response whose body was collected in memory.
+public struct NetworkDataResponse: NetworkResponse, CustomStringConvertible {
+    /// The body.
+    public let data: Data
+    /// The status, headers and final URL.
+    public let response: NetworkResponseHead
+    /// The request as the caller built it.
+    public let originalRequest: NetworkRequest
+
+    /// Creates a data response.
+    public init(data: Data, response: NetworkResponseHead, originalRequest: NetworkRequest) {
+        self.data = data
+        self.response = response
+        self.originalRequest = originalRequest
+    }
+
+    /// The body.
+    public func bodyData() -> Data { data }
+
+    /// Wraps the failure as ``NetworkError/responseData(_:)``.
+    public static func networkError(_ failure: NetworkError.ResponseFailure<NetworkDataResponse>) -> NetworkError {
+        .responseData(failure)
+    }
+
+    /// `200 OK https://… (123 bytes)`.
+    public var description: String { "\(response) (\(data.count) bytes)" }
+}

@@ -1,0 +1,42 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A response whose body was written to a file.
+///
+/// The file belongs to the caller: move it or delete it when done.
+public struct NetworkDownloadResponse: NetworkResponse, CustomStringConvertible {
+    /// Where the body was written.
+    public let url: URL
+    /// The status, headers and final URL.
+    public let response: NetworkResponseHead
+    /// The request as the caller built it.
+    public let originalRequest: NetworkRequest
+
+    /// Creates a download response.
+    public init(url: URL, response: NetworkResponseHead, originalRequest: NetworkRequest) {
+        self.url = url
+        self.response = response
+        self.originalRequest = originalRequest
+    }
+
+    /// Reads the downloaded file; throws ``NetworkError/ResponseFailure/unreadableBody(_:reason:)``
+    /// if it is gone or unreadable.
+    public func bodyData() throws -> Data {
+        do {
+            return try Data(contentsOf: url)
+        } catch {
+            throw NetworkError.responseDownload(.unreadableBody(self, reason: String(describing: error)))
+        }
+    }
+
+    /// Wraps the failure as ``NetworkError/responseDownload(_:)``.
+    public static func networkError(_ failure: NetworkError.ResponseFailure<NetworkDownloadResponse>) -> NetworkError {
+        .responseDownload(failure)
+    }
+
+    /// `200 OK https://… -> /path/to/file`.
+    public var description: String { "\(response) -> \(url.path)" }
+}

@@ -1,0 +1,96 @@
+extension NetworkError: CustomStringConvertible {
+    /// A one-line explanation that names the offending input.
+    public var description: String {
+        switch self {
+        case .request(let failure): "Invalid request: \(failure)"
+        case .responseData(let failure): "Data response: \(failure)"
+        case .responseDownload(let failure): "Download response: \(failure)"
+        case .responseUpload(let failure): "Upload response: \(failure)"
+        case .transport(let failure): "Transport failure: \(failure)"
+        }
+    }
+}
+
+extension NetworkError.RequestFailure: CustomStringConvertible {
+    /// A one-line explanation that names the offending input.
+    public var description: String {
+        switch self {
+        case .invalidURL(let string, let reason): "invalid URL \(quoted(string)): \(reason)"
+        case .invalidMethod(let token): "invalid HTTP method \(quoted(token)): a method is a non-empty token without spaces or control characters"
+        case .invalidHeader(let name, let reason): "invalid header \(quoted(name)): \(reason)"
+        case .encodeError(let type, let description): "could not encode \(type) as the body: \(description)"
+        case .invalidTimeout(let duration): "invalid timeout \(duration): it must be positive"
+        case .unreadableBodyFile(let path, let reason): "cannot read body file \(quoted(path)): \(reason)"
+        case .bodyLengthMismatch(let expected, let actual): "the body declared \(expected) bytes but produced \(actual)"
+        }
+    }
+}
+
+extension NetworkError.InvalidURLReason: CustomStringConvertible {
+    /// Says what is wrong and how to fix it.
+    public var description: String {
+        switch self {
+        case .empty: "the URL is empty"
+        case .containsWhitespaceOrControlCharacter: "it contains whitespace or a control character (pass query values through NetworkQuery, which encodes them)"
+        case .missingScheme: "it is relative; write it in full, starting with http:// or https://"
+        case .unsupportedScheme(let scheme): "the scheme \(quoted(scheme)) is not supported; use http or https"
+        case .missingHost: "it has no host"
+        case .nonASCIIHost: "the host is not ASCII; give internationalised domain names in their xn-- form"
+        case .malformed: "it is not a valid URL"
+        }
+    }
+}
+
+extension NetworkError.InvalidHeaderReason: CustomStringConvertible {
+    /// Says which character was refused, as a code point so invisible characters show.
+    public var description: String {
+        switch self {
+        case .emptyName: "the name is empty"
+        case .invalidNameCharacter(let scalar): "the name contains \(codePoint(scalar)), which is not allowed in a header name"
+        case .forbiddenValueCharacter(let scalar): "the value contains \(codePoint(scalar)); CR, LF, NUL and other control characters could inject headers"
+        }
+    }
+}
+
+extension NetworkError.ResponseFailure: CustomStringConvertible {
+    /// Names the status, the URL and what failed.
+    public var description: String {
+        let head = response.response
+        switch self {
+        case .invalidStatusCode(_, let code): return "unacceptable status \(code) from \(head.url.absoluteString)"
+        case .invalidContentType(_, let expected, let actual):
+            return "unacceptable Content-Type \(actual.map(quoted) ?? "(none)") from \(head.url.absoluteString); expected one of \(expected.joined(separator: ", "))"
+        case .decodeError(_, let failure): return "\(failure) (status \(head.statusCode), \(head.url.absoluteString))"
+        case .unreadableBody(_, let reason): return "cannot read the body of the \(head.statusCode) response from \(head.url.absoluteString): \(reason)"
+        }
+    }
+}
+
+extension NetworkError.TransportFailure: CustomStringConvertible {
+    /// Names the failure and the transport's own message.
+    public var description: String {
+        switch self {
+        case .cannotConnect(let message): "cannot connect: \(message)"
+        case .timedOut(let message): "timed out: \(message)"
+        case .connectionLost(let message): "connection lost: \(message)"
+        case .cancelled: "cancelled"
+        case .tls(let message): "TLS failure: \(message)"
+        case .other(let message): message
+        }
+    }
+}
+
+private func quoted(_ string: String) -> String {
+    "\"" + string.unicodeScalars.map { isVisible($0) ? String($0) : codePoint($0) }.joined() + "\""
+}
+
+/// Control characters and unusual spaces print as code points so an error shows what was refused.
+private func isVisible(_ scalar: Unicode.Scalar) -> Bool {
+    scalar == " " || !(scalar.properties.isWhitespace || scalar.properties.generalCategory == .control
+        || scalar.properties.generalCategory == .format)
+}
+
+private func codePoint(_ scalar: Unicode.Scalar) -> String {
+    let hex = String(scalar.value, radix: 16, uppercase: true)
+    return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+}

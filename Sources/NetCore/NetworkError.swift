@@ -1,0 +1,104 @@
+/// Every error Net throws, grouped as in ALTENNetwork: building the request, handling a data,
+/// download or upload response, and (new in Net) the transport failing to exchange the request.
+///
+/// All payloads are `Sendable` values, so errors cross tasks and actors freely, and every case
+/// has a readable `description`.
+public enum NetworkError: Error, Sendable {
+    /// The request could not be built or is not valid to send.
+    case request(RequestFailure)
+    /// A data response did not pass validation or decoding.
+    case responseData(ResponseFailure<NetworkDataResponse>)
+    /// A download response did not pass validation or decoding.
+    case responseDownload(ResponseFailure<NetworkDownloadResponse>)
+    /// An upload response did not pass validation or decoding.
+    case responseUpload(ResponseFailure<NetworkUploadResponse>)
+    /// The request could not be exchanged with the server.
+    case transport(TransportFailure)
+}
+
+extension NetworkError {
+    /// Why a request could not be built or sent.
+    public enum RequestFailure: Sendable, Hashable {
+        /// The URL string (shown as given) cannot be sent, for the stated reason.
+        case invalidURL(String, reason: InvalidURLReason)
+        /// The method is not a valid HTTP token (empty, or holding a space, CR, LF, …).
+        case invalidMethod(String)
+        /// A header name or value cannot be put on the wire.
+        case invalidHeader(name: String, reason: InvalidHeaderReason)
+        /// An `Encodable` body could not be encoded; names the type and the encoder's message.
+        case encodeError(type: String, description: String)
+        /// A timeout was zero or negative.
+        case invalidTimeout(Duration)
+        /// A body file is missing, unreadable or not a regular file.
+        case unreadableBodyFile(path: String, reason: String)
+        /// A body produced a different number of bytes than it declared.
+        case bodyLengthMismatch(expected: Int64, actual: Int64)
+    }
+
+    /// Why a URL string was refused.
+    public enum InvalidURLReason: Sendable, Hashable {
+        /// The string is empty.
+        case empty
+        /// The string holds a space, tab, newline or other control character; encode query values
+        /// with ``NetworkQuery`` instead of writing them into the URL.
+        case containsWhitespaceOrControlCharacter
+        /// The URL is relative: it has no `http://` or `https://`.
+        case missingScheme
+        /// The scheme is not `http` or `https`.
+        case unsupportedScheme(String)
+        /// The URL has no host, as in `http:///path`.
+        case missingHost
+        /// The host holds non-ASCII text; give internationalised names in their `xn--` form.
+        case nonASCIIHost
+        /// The string is not a URL at all.
+        case malformed
+    }
+
+    /// Why a header field was refused.
+    public enum InvalidHeaderReason: Sendable, Hashable {
+        /// The name is empty.
+        case emptyName
+        /// The name holds a character that is not allowed in an HTTP token.
+        case invalidNameCharacter(Unicode.Scalar)
+        /// The value holds CR, LF, NUL or another control character.
+        case forbiddenValueCharacter(Unicode.Scalar)
+    }
+
+    /// What went wrong with a response that arrived.
+    public enum ResponseFailure<Response: NetworkResponse>: Sendable {
+        /// The status code is not in the accepted set.
+        case invalidStatusCode(Response, HTTPCode)
+        /// The `Content-Type` is not one of those accepted (`actual` is `nil` when it is missing).
+        case invalidContentType(Response, expected: [String], actual: String?)
+        /// The body could not be decoded.
+        case decodeError(Response, NetworkDecodingFailure)
+        /// The body could not be read (for downloads: the file is gone or unreadable).
+        case unreadableBody(Response, reason: String)
+
+        /// The response the failure is about.
+        public var response: Response {
+            switch self {
+            case .invalidStatusCode(let response, _), .invalidContentType(let response, _, _),
+                .decodeError(let response, _), .unreadableBody(let response, _):
+                response
+            }
+        }
+    }
+
+    /// Why the exchange with the server failed.
+    public enum TransportFailure: Sendable, Hashable {
+        /// No connection could be made (refused, host not found, no route); the message says which.
+        case cannotConnect(String)
+        /// The request did not finish within its timeout.
+        case timedOut(String)
+        /// The connection closed or reset before the response was complete, or the body was
+        /// shorter than its `Content-Length`.
+        case connectionLost(String)
+        /// The request was cancelled.
+        case cancelled
+        /// The TLS handshake or certificate check failed.
+        case tls(String)
+        /// Any other transport failure, described.
+        case other(String)
+    }
+}

@@ -1,0 +1,65 @@
+/// One header field: a name and a value.
+///
+/// Building a field never fails, so arrays such as `[.header(key: "Accept", value: "text/plain")]`
+/// read as they do in ALTENNetwork. The field is checked when it enters ``NetworkHeaders`` (and so
+/// when a ``NetworkRequest`` is built): a name that is not an HTTP token, or a value holding CR,
+/// LF, NUL or another control character, is rejected with
+/// ``NetworkError/RequestFailure/invalidHeader(name:reason:)`` so no input can inject a header.
+public struct NetworkHeader: Sendable, Hashable, CustomStringConvertible {
+    /// The field name, as given (lookups ignore case).
+    public var name: String
+    /// The field value.
+    public var value: String
+
+    /// Creates a field.
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+
+    /// Creates a field; ALTENNetwork's spelling of ``init(name:value:)``.
+    public init(key: String, value: String) {
+        self.init(name: key, value: value)
+    }
+
+    /// Creates a field; ALTENNetwork's spelling.
+    public static func header(key: String, value: String) -> NetworkHeader {
+        NetworkHeader(name: key, value: value)
+    }
+
+    /// ALTENNetwork's name for ``name``.
+    public var key: String { name }
+
+    /// `Name: value`.
+    public var description: String { "\(name): \(value)" }
+
+    /// Returns the field with surrounding spaces and tabs removed from its value, or throws when
+    /// the name or value is not allowed on the wire.
+    public func validated() throws -> NetworkHeader {
+        guard !name.isEmpty else {
+            throw NetworkError.request(.invalidHeader(name: name, reason: .emptyName))
+        }
+        if let bad = name.unicodeScalars.first(where: { !$0.isASCII || !HTTPToken.isTokenByte(UInt8($0.value)) }) {
+            throw NetworkError.request(.invalidHeader(name: name, reason: .invalidNameCharacter(bad)))
+        }
+        if let bad = value.unicodeScalars.first(where: NetworkHeader.isForbiddenInValue) {
+            throw NetworkError.request(.invalidHeader(name: name, reason: .forbiddenValueCharacter(bad)))
+        }
+        return NetworkHeader(name: name, value: NetworkHeader.trimmingOptionalWhitespace(value))
+    }
+
+    /// RFC 9110 §5.5: field values are visible characters, spaces, tabs and non-ASCII text.
+    /// CR, LF and NUL would split or end the field; other controls are rejected as well because
+    /// servers and proxies disagree about them.
+    static func isForbiddenInValue(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value == 0x7F || (scalar.value < 0x20 && scalar != "\t")
+    }
+
+    static func trimmingOptionalWhitespace(_ value: String) -> String {
+        let isOWS: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = value.firstIndex(where: { !isOWS($0) }),
+            let last = value.lastIndex(where: { !isOWS($0) })
+        else { return "" }
+        return String(value[first...last])
+    }
+}

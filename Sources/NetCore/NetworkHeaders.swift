@@ -1,0 +1,99 @@
+/// An ordered list of header fields with case-insensitive lookup.
+///
+/// Repeated fields are kept in order (`values(for:)` returns them all), and every field is
+/// validated on the way in, so a `NetworkHeaders` value can always be put on the wire as it is.
+///
+/// ```swift
+/// var headers = NetworkHeaders()
+/// try headers.add(name: "Accept", value: "application/json")
+/// try headers.add(name: "Accept", value: "text/plain")
+/// headers["accept"]              // "application/json"
+/// headers.values(for: "ACCEPT")  // ["application/json", "text/plain"]
+/// ```
+public struct NetworkHeaders: Sendable, Hashable, RandomAccessCollection, CustomStringConvertible {
+    private var fields: [NetworkHeader]
+
+    /// No fields.
+    public init() { fields = [] }
+
+    /// Validates and keeps the fields in order; throws on the first invalid one.
+    public init<S: Sequence>(_ headers: S) throws where S.Element == NetworkHeader {
+        fields = try headers.map { try $0.validated() }
+    }
+
+    /// The position of the first field.
+    public var startIndex: Int { fields.startIndex }
+    /// The position after the last field.
+    public var endIndex: Int { fields.endIndex }
+    /// The field at `position`.
+    public subscript(position: Int) -> NetworkHeader { fields[position] }
+
+    /// The first value of the field called `name` (any case), or `nil`.
+    public subscript(name: String) -> String? {
+        fields.first { Self.sameName($0.name, name) }?.value
+    }
+
+    /// Every value of the field called `name` (any case), in order.
+    public func values(for name: String) -> [String] {
+        fields.filter { Self.sameName($0.name, name) }.map(\.value)
+    }
+
+    /// Whether a field called `name` (any case) is present.
+    public func contains(name: String) -> Bool {
+        fields.contains { Self.sameName($0.name, name) }
+    }
+
+    /// Appends a field, keeping any existing field of the same name.
+    public mutating func add(name: String, value: String) throws {
+        try add(NetworkHeader(name: name, value: value))
+    }
+
+    /// Appends a field, keeping any existing field of the same name.
+    public mutating func add(_ header: NetworkHeader) throws {
+        fields.append(try header.validated())
+    }
+
+    /// Replaces every field called `name` (any case) with one field, at the position of the first.
+    public mutating func set(name: String, value: String) throws {
+        let header = try NetworkHeader(name: name, value: value).validated()
+        guard let first = fields.firstIndex(where: { Self.sameName($0.name, name) }) else {
+            fields.append(header)
+            return
+        }
+        fields = fields.indices.compactMap { index in
+            if index == first { return header }
+            return Self.sameName(fields[index].name, name) ? nil : fields[index]
+        }
+    }
+
+    /// Removes every field called `name` (any case).
+    public mutating func remove(name: String) {
+        fields.removeAll { Self.sameName($0.name, name) }
+    }
+
+    /// One `Name: value` line per field.
+    public var description: String { fields.map(\.description).joined(separator: "\n") }
+
+    /// Equal when the same fields appear in the same order; names compare without case.
+    public static func == (lhs: NetworkHeaders, rhs: NetworkHeaders) -> Bool {
+        lhs.count == rhs.count
+            && zip(lhs.fields, rhs.fields).allSatisfy { sameName($0.name, $1.name) && $0.value == $1.value }
+    }
+
+    /// Hashes names without case, consistently with `==`.
+    public func hash(into hasher: inout Hasher) {
+        for field in fields {
+            hasher.combine(Self.lowercased(field.name))
+            hasher.combine(field.value)
+        }
+    }
+
+    static func sameName(_ lhs: String, _ rhs: String) -> Bool {
+        lhs.utf8.count == rhs.utf8.count && lowercased(lhs) == lowercased(rhs)
+    }
+
+    /// Header names are ASCII tokens, so ASCII folding is exact and avoids locale rules.
+    static func lowercased(_ name: String) -> String {
+        String(decoding: name.utf8.map { (65...90).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
+    }
+}

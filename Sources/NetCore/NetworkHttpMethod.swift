@@ -1,0 +1,110 @@
+/// An HTTP request method.
+///
+/// The common methods are cases; anything else is `.other("PROPFIND")`. Methods are
+/// case-sensitive tokens (RFC 9110 §9.1), so `.other("GET")` equals `.get` but `.other("get")`
+/// does not. A token that is empty or contains a space, CR, LF or any other non-token character
+/// is rejected with ``NetworkError/RequestFailure/invalidMethod(_:)`` when the request is built
+/// or validated, never sent malformed.
+public enum NetworkHttpMethod: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    /// GET
+    case get
+    /// HEAD
+    case head
+    /// POST
+    case post
+    /// PUT
+    case put
+    /// DELETE
+    case delete
+    /// TRACE
+    case trace
+    /// OPTIONS
+    case options
+    /// CONNECT
+    case connect
+    /// PATCH
+    case patch
+    /// MOVE (WebDAV)
+    case move
+    /// Any other method token, such as `PROPFIND`.
+    case other(String)
+
+    private static let known: [NetworkHttpMethod] = [
+        .get, .head, .post, .put, .delete, .trace, .options, .connect, .patch, .move,
+    ]
+
+    /// Parses a method token; returns `nil` when it is not a valid token.
+    public init?(rawValue: String) {
+        guard HTTPToken.isValid(rawValue) else { return nil }
+        self = NetworkHttpMethod.known.first { $0.rawValue == rawValue } ?? .other(rawValue)
+    }
+
+    /// Parses a method token, throwing ``NetworkError/RequestFailure/invalidMethod(_:)`` when it is
+    /// not a valid token.
+    public init(validating token: String) throws {
+        guard let method = NetworkHttpMethod(rawValue: token) else {
+            throw NetworkError.request(.invalidMethod(token))
+        }
+        self = method
+    }
+
+    /// The method token as sent on the wire.
+    public var rawValue: String {
+        switch self {
+        case .get: "GET"
+        case .head: "HEAD"
+        case .post: "POST"
+        case .put: "PUT"
+        case .delete: "DELETE"
+        case .trace: "TRACE"
+        case .options: "OPTIONS"
+        case .connect: "CONNECT"
+        case .patch: "PATCH"
+        case .move: "MOVE"
+        case .other(let token): token
+        }
+    }
+
+    /// Methods that do not change server state (RFC 9110 §9.2.1).
+    public var isSafe: Bool {
+        [.get, .head, .options, .trace].contains(self)
+    }
+
+    /// Methods that may be repeated with the same effect, and so retried (RFC 9110 §9.2.2).
+    public var isIdempotent: Bool {
+        isSafe || [.put, .delete].contains(self)
+    }
+
+    /// Throws ``NetworkError/RequestFailure/invalidMethod(_:)`` if the token is not valid.
+    public func validate() throws {
+        guard HTTPToken.isValid(rawValue) else { throw NetworkError.request(.invalidMethod(rawValue)) }
+    }
+
+    /// The method token.
+    public var description: String { rawValue }
+
+    /// Equal when the tokens are equal, so `.other("GET") == .get`.
+    public static func == (lhs: NetworkHttpMethod, rhs: NetworkHttpMethod) -> Bool {
+        lhs.rawValue == rhs.rawValue
+    }
+
+    /// Hashes the token.
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+}
+
+/// RFC 9110 §5.6.2 tokens: the grammar of method and header field names.
+enum HTTPToken {
+    static func isValid(_ string: String) -> Bool {
+        !string.isEmpty && string.utf8.allSatisfy(isTokenByte)
+    }
+
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        default:
+            "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        }
+    }
+}

@@ -1,0 +1,122 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension NetworkRequest {
+    /// The request as a curl command for a POSIX shell, with secrets redacted.
+    ///
+    /// Safe to log and to paste: see ``CurlCommand``. Use ``curlCommand(_:)`` with
+    /// ``CurlOptions/unredacted`` for a command that repeats the request with its credentials.
+    public var curl: String { curlCommand().shellCommand }
+
+    /// The request as a curl command, rendered with `options`.
+    public func curlCommand(_ options: CurlOptions = .default) -> CurlCommand {
+        var arguments: [String] = []
+        var standardInput: Data?
+        var note: String?
+        var bodyArguments: [String] = []
+
+        switch body {
+        case .none:
+            break
+        case .data(let data):
+            if let text = Self.displayableText(data) {
+                bodyArguments = ["--data-raw", text]
+            } else {
+                bodyArguments = ["--data-binary", "@-"]
+                standardInput = data
+            }
+        case .file(let file):
+            bodyArguments = ["--data-binary", "@" + file.path]
+        case .stream(let stream):
+            bodyArguments = ["--data-binary", "@-"]
+            note = "streamed body (\(stream.length.map { "\($0) bytes" } ?? "unknown length")) is read from standard input"
+        }
+        let hasBody = !bodyArguments.isEmpty
+
+        switch (httpMethod, hasBody) {
+        case (.get, false), (.post, true): break
+        case (.head, false): arguments.append("--head")
+        default: arguments += ["-X", httpMethod.rawValue]
+        }
+        if options.followsRedirects { arguments.append("-L") }
+        if options.allowsInsecureTLS { arguments.append("-k") }
+        if options.includesTimeout, let timeout {
+            let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+            arguments += ["--max-time", String(seconds)]
+        }
+        for header in headers {
+            let value = options.redactsSecrets && options.sensitiveHeaderNames.contains(NetworkHeaders.lowercased(header.name))
+                ? CurlRedaction.redactedCredential(header.value) : header.value
+            // `Name:` with nothing after it would make curl drop the header; `Name;` sends it empty.
+            arguments += ["-H", value.isEmpty ? "\(header.name);" : "\(header.name): \(value)"]
+        }
+        if hasBody && !headers.contains(name: "Content-Type") {
+            // Without this curl would add `Content-Type: application/x-www-form-urlencoded`.
+            arguments += ["-H", "Content-Type:"]
+        }
+        arguments += bodyArguments
+
+        let shownURL = options.redactsSecrets
+            ? CurlRedaction.redactedURL(url.absoluteString, sensitiveQueryKeys: options.sensitiveQueryKeys)
+            : url.absoluteString
+        if shownURL.contains(where: { "[]{}".contains($0) }) {
+            arguments.append("--globoff")  // curl would otherwise expand [] and {} as URL globs
+        }
+        arguments.append(shownURL)
+        return CurlCommand(arguments: arguments, standardInput: standardInput, note: note)
+    }
+
+    /// The body as text when it is UTF-8 with no control or invisible formatting characters other
+    /// than tab and newline, so showing it in a terminal or log cannot mislead; otherwise `nil`.
+    private static func displayableText(_ data: Data) -> String? {
+        let text = String(decoding: data, as: UTF8.self)
+        guard text.utf8.elementsEqual(data) else { return nil }  // invalid UTF-8 was replaced
+        let misleading = text.unicodeScalars.contains { scalar in
+            guard scalar != "\n" && scalar != "\t" else { return false }
+            let category = scalar.properties.generalCategory
+            return category == .control || category == .format || category == .lineSeparator
+                || category == .paragraphSeparator
+        }
+        return misleading ? nil : text
+    }
+}
+
+/// Replaces secrets with `REDACTED` while keeping the shape of what was sent.
+enum CurlRedaction {
+    static let placeholder = "REDACTED"
+
+    /// `Bearer abc` becomes `Bearer REDACTED`: the scheme helps debugging and is not secret.
+    static func redactedCredential(_ value: String) -> String {
+        let parts = value.split(separator: " ", maxSplits: 1)
+        if parts.count == 2, HTTPToken.isValid(String(parts[0])) {
+            return "\(parts[0]) \(placeholder)"
+        }
+        return placeholder
+    }
+
+    /// Redacts the password of `user:password@` and the values of sensitive query keys.
+    static func redactedURL(_ url: String, sensitiveQueryKeys: Set<String>) -> String {
+        var result = url
+        if let schemeEnd = result.firstRange(of: "://") {
+            let authorityStart = schemeEnd.upperBound
+            let authorityEnd = result[authorityStart...].firstIndex(where: { "/?#".contains($0) }) ?? result.endIndex
+            let authority = result[authorityStart..<authorityEnd]
+            if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
+                result.replaceSubrange(result.index(after: colon)..<at, with: placeholder)
+            }
+        }
+        guard let queryStart = result.firstIndex(of: "?") else { return result }
+        let fragmentStart = result[queryStart...].firstIndex(of: "#") ?? result.endIndex
+        let query = result[result.index(after: queryStart)..<fragmentStart]
+        let redacted = query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+            guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
+            let key = PercentEncoding.decode(pair[..<equals]).lowercased()
+            return sensitiveQueryKeys.contains(key) ? "\(pair[...equals])\(placeholder)" : String(pair)
+        }
+        result.replaceSubrange(result.index(after: queryStart)..<fragmentStart, with: redacted.joined(separator: "&"))
+        return result
+    }
+}

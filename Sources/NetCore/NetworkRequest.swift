@@ -1,0 +1,127 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// An HTTP request as a value: URL, method, headers, body and timeout.
+///
+/// The initialisers are ALTENNetwork's, and they throw a typed ``NetworkError`` for anything that
+/// could not be sent as given: a relative or malformed URL, an unsupported scheme, an invalid
+/// method token, a header that would inject another. Query parameters are encoded so that each
+/// key and value reaches the server exactly as written.
+///
+/// ```swift
+/// let request = try NetworkRequest(url: "https://www.omdbapi.com/", query: [
+///     .query(key: "s", value: "Star Wars"),
+///     .query(key: "page", value: "2"),
+/// ])
+/// ```
+///
+/// The properties are mutable so interceptors can adjust a request; ``validate()`` re-checks the
+/// rules, and transports call it before sending.
+public struct NetworkRequest: Sendable, CustomStringConvertible {
+    /// The absolute http(s) URL, query included.
+    public var url: URL
+    /// The method.
+    public var httpMethod: NetworkHttpMethod
+    /// The header fields, in order; always valid to send.
+    public var headers: NetworkHeaders
+    /// The body.
+    public var body: NetworkRequestBody
+    /// How long the whole exchange may take, or `nil` for the session's default.
+    public var timeout: Duration?
+
+    /// Creates a request with any kind of body.
+    ///
+    /// - Parameters:
+    ///   - url: an absolute http or https URL.
+    ///   - httpMethod: the method; `.get` by default.
+    ///   - headers: header fields, sent in order; repeated names are kept.
+    ///   - query: parameters appended to the URL's query, after any already there.
+    ///   - body: what to send; see ``NetworkRequestBody``.
+    ///   - timeout: a positive limit for the whole exchange, or `nil` for the session's default.
+    public init(
+        url: URL,
+        httpMethod: NetworkHttpMethod = .get,
+        headers: [NetworkHeader]? = nil,
+        query: [NetworkQuery]? = nil,
+        body: NetworkRequestBody,
+        timeout: Duration? = nil
+    ) throws {
+        try URLValidation.validate(url)
+        self.url = try URLValidation.appending(query ?? [], to: url)
+        self.httpMethod = httpMethod
+        self.headers = try NetworkHeaders(headers ?? [])
+        self.body = body
+        self.timeout = timeout
+        try validate()
+    }
+
+    /// Creates a request from a URL string, like the `URL` variant.
+    public init(
+        url: String,
+        httpMethod: NetworkHttpMethod = .get,
+        headers: [NetworkHeader]? = nil,
+        query: [NetworkQuery]? = nil,
+        body: NetworkRequestBody,
+        timeout: Duration? = nil
+    ) throws {
+        try self.init(
+            url: URLValidation.parse(url), httpMethod: httpMethod, headers: headers, query: query,
+            body: body, timeout: timeout)
+    }
+
+    /// Creates a request with an optional in-memory body (ALTENNetwork's initialiser).
+    public init(
+        url: URL,
+        httpMethod: NetworkHttpMethod = .get,
+        headers: [NetworkHeader]? = nil,
+        query: [NetworkQuery]? = nil,
+        httpBody: Data? = nil,
+        timeout: Duration? = nil
+    ) throws {
+        try self.init(
+            url: url, httpMethod: httpMethod, headers: headers, query: query,
+            body: httpBody.map(NetworkRequestBody.data) ?? .none, timeout: timeout)
+    }
+
+    /// Creates a request from a URL string with an optional in-memory body (ALTENNetwork's
+    /// initialiser). Non-ASCII characters in the path are percent-encoded; escapes already in the
+    /// string are kept byte for byte.
+    public init(
+        url: String,
+        httpMethod: NetworkHttpMethod = .get,
+        headers: [NetworkHeader]? = nil,
+        query: [NetworkQuery]? = nil,
+        httpBody: Data? = nil,
+        timeout: Duration? = nil
+    ) throws {
+        try self.init(
+            url: URLValidation.parse(url), httpMethod: httpMethod, headers: headers, query: query,
+            httpBody: httpBody, timeout: timeout)
+    }
+
+    /// The in-memory body, if any (ALTENNetwork's name).
+    public var httpBody: Data? { body.data }
+
+    /// Checks every rule a request must meet to be sent: an absolute http(s) URL with a host, a
+    /// valid method token and a positive timeout. Headers are valid by construction.
+    public func validate() throws {
+        try URLValidation.validate(url)
+        try httpMethod.validate()
+        if let timeout, timeout <= .zero {
+            throw NetworkError.request(.invalidTimeout(timeout))
+        }
+    }
+
+    /// Returns a copy with more query parameters appended.
+    public func appendingQuery(_ query: [NetworkQuery]) throws -> NetworkRequest {
+        var copy = self
+        copy.url = try URLValidation.appending(query, to: url)
+        return copy
+    }
+
+    /// `METHOD URL`.
+    public var description: String { "\(httpMethod) \(url.absoluteString)" }
+}

@@ -1,0 +1,126 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// What ``NetworkDataResponse``, ``NetworkDownloadResponse`` and ``NetworkUploadResponse`` share:
+/// a head, the request that produced it and a body, with chainable validation and JSON decoding.
+///
+/// ```swift
+/// let films = try await session.requestData(for: request)
+///     .validate()
+///     .jsonDecode(FilmsSearchDTO<[FilmDTO]>.self)
+/// ```
+public protocol NetworkResponse: Sendable {
+    /// The status, headers and final URL.
+    var response: NetworkResponseHead { get }
+    /// The request as the caller built it, before any interceptor changed it.
+    var originalRequest: NetworkRequest { get }
+    /// The body's bytes; a download reads its file.
+    func bodyData() throws -> Data
+    /// Wraps a failure about this kind of response in the matching ``NetworkError`` case.
+    static func networkError(_ failure: NetworkError.ResponseFailure<Self>) -> NetworkError
+}
+
+extension NetworkResponse {
+    /// The response's status code.
+    public var statusCode: HTTPCode { response.statusCode }
+
+    /// Returns `self` if the status is in `correctRange`, else throws
+    /// ``NetworkError/ResponseFailure/invalidStatusCode(_:_:)`` carrying this response.
+    @discardableResult
+    public func validate(correctRange: HTTPCodes = .success) throws -> Self {
+        guard correctRange ~= statusCode else {
+            throw Self.networkError(.invalidStatusCode(self, statusCode))
+        }
+        return self
+    }
+
+    /// Returns `self` if the status is in the half-open range, such as `200..<300`.
+    @discardableResult
+    public func validate(correctRange: Range<Int>) throws -> Self {
+        try validate(correctRange: HTTPCodes(correctRange))
+    }
+
+    /// Returns `self` if the status is in the closed range, such as `200...299`.
+    @discardableResult
+    public func validate(correctRange: ClosedRange<Int>) throws -> Self {
+        try validate(correctRange: HTTPCodes(correctRange))
+    }
+
+    /// Returns `self` if the status is in `correctRange`. Otherwise decodes the server's own error
+    /// model from the body and throws it, so callers can `catch let error as APIError`; if the
+    /// body is not that model, throws ``NetworkError/ResponseFailure/invalidStatusCode(_:_:)``.
+    @discardableResult
+    public func validate<ServerError: Decodable & Error>(
+        correctRange: HTTPCodes = .success,
+        errorModel: ServerError.Type,
+        decoder: JSONDecoder = JSONDecoder()
+    ) throws -> Self {
+        guard correctRange ~= statusCode else {
+            if let body = try? bodyData(), !body.isEmpty,
+                let serverError = try? decoder.decode(ServerError.self, from: body)
+            {
+                throw serverError
+            }
+            throw Self.networkError(.invalidStatusCode(self, statusCode))
+        }
+        return self
+    }
+
+    /// Returns `self` if `Content-Type` matches one of `acceptable` (`application/json`,
+    /// `text/*`, `*/*`; parameters such as `charset` are ignored). A response without a body
+    /// passes; a body without a `Content-Type` does not.
+    @discardableResult
+    public func validateContentType(_ acceptable: [String]) throws -> Self {
+        if hasNoBodyByDefinition { return self }
+        guard let essence = response.mimeType else {
+            if (try? bodyData())?.isEmpty == true { return self }
+            throw Self.networkError(.invalidContentType(self, expected: acceptable, actual: response.headers["Content-Type"]))
+        }
+        guard acceptable.contains(where: { MediaType.matches(essence, pattern: $0) }) else {
+            throw Self.networkError(.invalidContentType(self, expected: acceptable, actual: response.headers["Content-Type"]))
+        }
+        return self
+    }
+
+    /// Decodes the body as JSON.
+    ///
+    /// An empty body (and any body of a 204, 205 or HEAD response, which have none by definition)
+    /// decodes to `nil` for an optional type and to ``NetworkEmpty`` for that type; for other
+    /// types it is a ``NetworkError/ResponseFailure/decodeError(_:_:)`` saying so. A failed decode
+    /// names the type, the coding path and the first bytes of the body.
+    public func jsonDecode<T: Decodable>(_ type: T.Type, decoder: JSONDecoder = JSONDecoder()) throws -> T {
+        let body = hasNoBodyByDefinition ? Data() : try readBody()
+        if body.isEmpty {
+            if let emptyType = T.self as? any NetworkEmptyDecodable.Type, let empty = emptyType.emptyValue() as? T {
+                return empty
+            }
+            let why = hasNoBodyByDefinition
+                ? "a \(statusCode) response to \(originalRequest.httpMethod) has no body"
+                : "the body is empty"
+            throw Self.networkError(.decodeError(self, NetworkDecodingFailure(type: T.self, body: body, message: "\(why); decode an Optional or NetworkEmpty to accept that")))
+        }
+        do {
+            return try decoder.decode(T.self, from: body)
+        } catch {
+            throw Self.networkError(.decodeError(self, NetworkDecodingFailure(type: T.self, body: body, error: error)))
+        }
+    }
+
+    /// 204 No Content, 205 Reset Content and responses to HEAD carry no body (RFC 9110).
+    var hasNoBodyByDefinition: Bool {
+        statusCode == .noContent || statusCode == .resetContent || originalRequest.httpMethod == .head
+    }
+
+    private func readBody() throws -> Data {
+        do {
+            return try bodyData()
+        } catch let error as NetworkError {
+            throw error
+        } catch {
+            throw Self.networkError(.unreadableBody(self, reason: String(describing: error)))
+        }
+    }
+}

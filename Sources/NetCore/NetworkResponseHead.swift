@@ -1,0 +1,58 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The status line and headers of a response, with the URL it finally came from (after
+/// redirects). Net's counterpart of `HTTPURLResponse`, as a value.
+public struct NetworkResponseHead: Sendable, Hashable, CustomStringConvertible {
+    /// The status code.
+    public var statusCode: HTTPCode
+    /// The header fields, in the order received.
+    public var headers: NetworkHeaders
+    /// The URL of the final response, after any redirects.
+    public var url: URL
+
+    /// Creates a response head.
+    public init(statusCode: HTTPCode, headers: NetworkHeaders = NetworkHeaders(), url: URL) {
+        self.statusCode = statusCode
+        self.headers = headers
+        self.url = url
+    }
+
+    /// The first value of a header field, ignoring case (`HTTPURLResponse`'s spelling).
+    public func value(forHTTPHeaderField name: String) -> String? { headers[name] }
+
+    /// The media type of `Content-Type` without parameters, lowercased: `application/json`.
+    public var mimeType: String? {
+        headers["Content-Type"].flatMap(MediaType.essence)
+    }
+
+    /// `Content-Length` as a number, or `nil` when absent or not a valid length.
+    public var expectedContentLength: Int64? {
+        headers["Content-Length"].flatMap { Int64($0) }.flatMap { $0 >= 0 ? $0 : nil }
+    }
+
+    /// `200 OK https://…`.
+    public var description: String { "\(statusCode) \(url.absoluteString)" }
+}
+
+/// Media-type matching for `Content-Type` checks (RFC 9110 §8.3.1).
+enum MediaType {
+    /// `type/subtype`, lowercased, without parameters; `nil` if it is not of that shape.
+    static func essence(_ contentType: String) -> String? {
+        let essence = NetworkHeader.trimmingOptionalWhitespace(String(contentType.prefix { $0 != ";" }))
+        let parts = essence.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { return nil }
+        return NetworkHeaders.lowercased(essence)
+    }
+
+    /// Whether `essence` matches a pattern such as `application/json`, `text/*` or `*/*`.
+    static func matches(_ essence: String, pattern: String) -> Bool {
+        guard let pattern = MediaType.essence(pattern) else { return false }
+        if pattern == "*/*" { return true }
+        if pattern.hasSuffix("/*") { return essence.hasPrefix(pattern.dropLast()) }
+        return essence == pattern
+    }
+}

@@ -1,0 +1,71 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Turns user strings into URLs that a transport can send, or says exactly why not.
+enum URLValidation {
+    static let supportedSchemes: Set<String> = ["http", "https"]
+
+    /// Parses an absolute http(s) URL. Characters that may not appear in a URL (non-ASCII text,
+    /// `"`, `<`, `{`, …) are percent-encoded as browsers do; escapes already present are kept byte
+    /// for byte; whitespace and control characters are refused because they are almost always a
+    /// mistake (an unencoded query value, a stray newline from a file).
+    static func parse(_ string: String) throws -> URL {
+        guard !string.isEmpty else { throw invalid(string, .empty) }
+        if string.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F }) {
+            throw invalid(string, .containsWhitespaceOrControlCharacter)
+        }
+        if let authority = authority(of: string), !authority.allSatisfy(\.isASCII) {
+            throw invalid(string, .nonASCIIHost)
+        }
+        guard let url = URL(string: PercentEncoding.escapeInvalidURLCharacters(string)) else {
+            throw invalid(string, .malformed)
+        }
+        try validate(url, original: string)
+        return url
+    }
+
+    /// Checks that a URL is absolute, uses http or https and names a host.
+    static func validate(_ url: URL, original: String? = nil) throws {
+        let shown = original ?? url.absoluteString
+        guard let scheme = url.scheme, !scheme.isEmpty else { throw invalid(shown, .missingScheme) }
+        guard supportedSchemes.contains(scheme.lowercased()) else {
+            throw invalid(shown, .unsupportedScheme(scheme))
+        }
+        guard let host = url.host, !host.isEmpty else { throw invalid(shown, .missingHost) }
+    }
+
+    /// Appends encoded parameters to the URL's query, before any fragment, leaving every byte of
+    /// the existing URL as it was.
+    static func appending(_ query: [NetworkQuery], to url: URL) throws -> URL {
+        guard !query.isEmpty else { return url }
+        let string = url.absoluteString
+        let fragmentStart = string.firstIndex(of: "#") ?? string.endIndex
+        var base = String(string[..<fragmentStart])
+        let encoded = query.map(\.percentEncoded).joined(separator: "&")
+        if let queryStart = base.firstIndex(of: "?") {
+            let existing = base[base.index(after: queryStart)...]
+            base += (existing.isEmpty || existing.hasSuffix("&")) ? encoded : "&" + encoded
+        } else {
+            base += "?" + encoded
+        }
+        guard let result = URL(string: base + string[fragmentStart...]) else {
+            throw invalid(string, .malformed)
+        }
+        return result
+    }
+
+    /// The text between `scheme://` and the next `/`, `?` or `#`, if the string has one.
+    private static func authority(of string: String) -> Substring? {
+        guard let separator = string.firstRange(of: "://") else { return nil }
+        let rest = string[separator.upperBound...]
+        let end = rest.firstIndex(where: { (character: Character) in "/?#".contains(character) }) ?? rest.endIndex
+        return rest[..<end]
+    }
+
+    private static func invalid(_ string: String, _ reason: NetworkError.InvalidURLReason) -> NetworkError {
+        .request(.invalidURL(string, reason: reason))
+    }
+}
