@@ -41,18 +41,29 @@ public struct CurlCommand: Sendable, Hashable, CustomStringConvertible {
     public var description: String { shellCommand }
 
     /// Single-quotes `argument`: inside single quotes a POSIX shell gives every character its
-    /// literal meaning, so only the quote itself needs care (`'` becomes `'\''`).
+    /// literal meaning, so only the quote itself needs care (`'` becomes `'\''`). Option flags
+    /// such as `-X` or `--data-raw` hold no shell metacharacters and stay bare for readability.
     public static func shellQuoted(_ argument: String) -> String {
-        "'" + argument.replacing("'", with: "'\\''") + "'"
+        if isBareOption(argument) { return argument }
+        return "'" + argument.replacing("'", with: "'\\''") + "'"
+    }
+
+    /// `-X`, `--data-raw`: a dash, letters and dashes only.
+    private static func isBareOption(_ argument: String) -> Bool {
+        let bytes = Array(argument.utf8)
+        guard bytes.count >= 2, bytes[0] == UInt8(ascii: "-") else { return false }
+        return bytes.allSatisfy { $0 == UInt8(ascii: "-") || (65...90).contains($0) || (97...122).contains($0) }
     }
 
     /// A single-quoted `printf` format that prints exactly `bytes`: printable ASCII stays as it is;
-    /// every other byte, and `'`, `\` and `%`, becomes a three-digit octal escape.
+    /// every other byte, `'`, `\`, `%` and a leading `-` become three-digit octal escapes.
     static func printfFormat(for bytes: Data) -> String {
         var format = "'"
         format.reserveCapacity(bytes.count * 2 + 2)
-        for byte in bytes {
+        for (offset, byte) in bytes.enumerated() {
+            // A leading `-` would make printf read the format as an option.
             let isPlain = (0x20...0x7E).contains(byte) && byte != UInt8(ascii: "'")
+                && !(offset == 0 && byte == UInt8(ascii: "-"))
                 && byte != UInt8(ascii: "\\") && byte != UInt8(ascii: "%")
             if isPlain {
                 format.unicodeScalars.append(Unicode.Scalar(byte))

@@ -1,0 +1,76 @@
+import NetCore
+import Testing
+
+@Suite("NetworkHeader and NetworkHeaders")
+struct NetworkHeadersTests {
+    @Test("Lookup ignores case; repeated fields keep their order")
+    func lookup() throws {
+        var headers = try NetworkHeaders([.header(key: "Accept", value: "application/json"), .header(key: "X-Trace", value: "1")])
+        try headers.add(name: "ACCEPT", value: "text/plain")
+        #expect(headers["accept"] == "application/json")
+        #expect(headers.values(for: "aCcEpT") == ["application/json", "text/plain"])
+        #expect(headers.map(\.name) == ["Accept", "X-Trace", "ACCEPT"])
+        #expect(headers.contains(name: "x-trace"))
+        #expect(headers["missing"] == nil)
+    }
+
+    @Test("set replaces every case variant in place of the first; remove drops them all")
+    func setAndRemove() throws {
+        var headers = try NetworkHeaders([
+            NetworkHeader(name: "A", value: "1"), NetworkHeader(name: "content-type", value: "x"),
+            NetworkHeader(name: "B", value: "2"), NetworkHeader(name: "Content-Type", value: "y"),
+        ])
+        try headers.set(name: "CONTENT-TYPE", value: "application/json")
+        #expect(headers.map(\.description) == ["A: 1", "CONTENT-TYPE: application/json", "B: 2"])
+        try headers.set(name: "C", value: "3")
+        #expect(headers.last?.description == "C: 3")
+        headers.remove(name: "content-type")
+        #expect(headers.map(\.name) == ["A", "B", "C"])
+    }
+
+    @Test("Values are trimmed of surrounding spaces; non-ASCII values are kept")
+    func values() throws {
+        let headers = try NetworkHeaders([.header(key: "X-Name", value: "  José 東京 \t"), .header(key: "X-Empty", value: "")])
+        #expect(headers["x-name"] == "José 東京")
+        #expect(headers["x-empty"] == "")
+    }
+
+    @Test("Equality ignores name case but not order or values")
+    func equality() throws {
+        let a = try NetworkHeaders([.header(key: "Accept", value: "a"), .header(key: "X", value: "b")])
+        let b = try NetworkHeaders([.header(key: "accept", value: "a"), .header(key: "x", value: "b")])
+        let c = try NetworkHeaders([.header(key: "X", value: "b"), .header(key: "Accept", value: "a")])
+        #expect(a == b)
+        #expect(a.hashValue == b.hashValue)
+        #expect(a != c)
+    }
+
+    @Test("Header injection through a value is refused", arguments: [
+        "a\r\nX-Injected: 1", "a\nb", "a\rb", "a\u{0}b", "bell\u{7}", "del\u{7F}",
+    ])
+    func forbiddenValues(value: String) {
+        do {
+            _ = try NetworkHeaders([.header(key: "X-Test", value: value)])
+            Issue.record("value \(value.debugDescription) must be refused")
+        } catch NetworkError.request(.invalidHeader(let name, .forbiddenValueCharacter)) {
+            #expect(name == "X-Test")
+        } catch {
+            Issue.record("unexpected error \(error)")
+        }
+        #expect(throws: NetworkError.self) { try NetworkRequest(url: "https://example.com", headers: [.header(key: "X-Test", value: value)]) }
+    }
+
+    @Test("Names must be HTTP tokens", arguments: ["", "Bad Name", "X-Ünïcode", "Name:", "X\r\nY", "a\u{0}", "(x)"])
+    func forbiddenNames(name: String) {
+        var headers = NetworkHeaders()
+        #expect(throws: NetworkError.self) { try headers.add(name: name, value: "v") }
+        #expect(headers.isEmpty)
+    }
+
+    @Test("Errors say which character was refused")
+    func errorDescription() {
+        let error = NetworkError.request(.invalidHeader(name: "X-Test", reason: .forbiddenValueCharacter("\r")))
+        #expect(error.description.contains("U+000D"))
+        #expect(error.description.contains("X-Test"))
+    }
+}

@@ -1,0 +1,40 @@
+import NetCore
+import Testing
+
+@Suite("NetworkHttpMethod")
+struct NetworkHttpMethodTests {
+    @Test("The seed's methods have their wire tokens")
+    func tokens() {
+        let all: [NetworkHttpMethod] = [.get, .head, .post, .put, .delete, .trace, .options, .connect, .patch, .move]
+        #expect(all.map(\.rawValue) == ["GET", "HEAD", "POST", "PUT", "DELETE", "TRACE", "OPTIONS", "CONNECT", "PATCH", "MOVE"])
+        #expect(NetworkHttpMethod.other("PROPFIND").rawValue == "PROPFIND")
+    }
+
+    @Test("Parsing maps known tokens to cases; methods are case-sensitive")
+    func parsing() {
+        #expect(NetworkHttpMethod(rawValue: "PATCH") == .patch)
+        #expect(NetworkHttpMethod(rawValue: "PROPFIND") == .other("PROPFIND"))
+        #expect(NetworkHttpMethod.other("GET") == .get)
+        #expect(NetworkHttpMethod(rawValue: "get") != .get)
+        #expect(Set([NetworkHttpMethod.other("GET"), .get]).count == 1)
+    }
+
+    @Test("Invalid tokens are typed errors", arguments: ["", "GET POST", "GET\r\nX-Injected: 1", "GE\nT", "PRÓPFIND", "A\u{0}", "(GET)"])
+    func invalidTokens(token: String) throws {
+        #expect(NetworkHttpMethod(rawValue: token) == nil)
+        #expect(throws: NetworkError.self) { try NetworkHttpMethod(validating: token) }
+        do {
+            _ = try NetworkRequest(url: "https://example.com", httpMethod: .other(token))
+            Issue.record("an invalid method must not build a request")
+        } catch NetworkError.request(.invalidMethod(let reported)) {
+            #expect(reported == token)
+        }
+    }
+
+    @Test("Safe and idempotent methods follow RFC 9110")
+    func semantics() {
+        #expect(NetworkHttpMethod.get.isSafe && NetworkHttpMethod.get.isIdempotent)
+        #expect(!NetworkHttpMethod.put.isSafe && NetworkHttpMethod.put.isIdempotent)
+        #expect(!NetworkHttpMethod.post.isIdempotent && !NetworkHttpMethod.patch.isIdempotent)
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import NetCore
+import Testing
+
+@Suite("URL validation")
+struct URLValidationTests {
+    @Test("Invalid URL strings are typed errors carrying the string and the reason", arguments: [
+        ("", NetworkError.InvalidURLReason.empty),
+        ("relative/path", .missingScheme),
+        ("/absolute/path", .missingScheme),
+        ("example.com/items", .missingScheme),
+        ("ftp://example.com/file", .unsupportedScheme("ftp")),
+        ("file:///etc/passwd", .unsupportedScheme("file")),
+        ("http:///nohost", .missingHost),
+        ("https://exa mple.com", .containsWhitespaceOrControlCharacter),
+        ("https://example.com/a b", .containsWhitespaceOrControlCharacter),
+        ("https://example.com/a\nb", .containsWhitespaceOrControlCharacter),
+        (" https://example.com", .containsWhitespaceOrControlCharacter),
+        ("https://example.com/\u{0}", .containsWhitespaceOrControlCharacter),
+        ("https://exämple.com/", .nonASCIIHost),
+        ("https://[::1", .malformed),
+    ])
+    func invalid(string: String, reason: NetworkError.InvalidURLReason) {
+        do {
+            _ = try NetworkRequest(url: string)
+            Issue.record("\(string.debugDescription) must be refused")
+        } catch NetworkError.request(.invalidURL(let reported, let actualReason)) {
+            #expect(reported == string)
+            #expect(actualReason == reason)
+        } catch {
+            Issue.record("unexpected error \(error)")
+        }
+    }
+
+    @Test("A URL value is checked too")
+    func invalidURLValue() throws {
+        let relative = try #require(URL(string: "items/1"))
+        #expect(throws: NetworkError.self) { try NetworkRequest(url: relative) }
+        let file = URL(fileURLWithPath: "/tmp/x")
+        #expect(throws: NetworkError.self) { try NetworkRequest(url: file) }
+    }
+
+    @Test("Valid URLs pass unchanged", arguments: [
+        "https://example.com", "http://127.0.0.1:8080/items?id=1#top", "http://[::1]:9000/v1",
+        "HTTPS://EXAMPLE.COM/Path", "https://user:pass@example.com/", "https://example.com/a%2Fb?x=%2B",
+        "https://xn--exmple-cua.com/",
+    ])
+    func valid(string: String) throws {
+        #expect(try NetworkRequest(url: string).url.absoluteString == string)
+    }
+
+    @Test("Characters not allowed in URLs are percent-encoded as browsers do, keeping existing escapes")
+    func encodesInvalidCharacters() throws {
+        #expect(try NetworkRequest(url: "https://example.com/búsqueda/café").url.absoluteString
+            == "https://example.com/b%C3%BAsqueda/caf%C3%A9")
+        #expect(try NetworkRequest(url: "https://example.com/{id}/\"q\"|^`").url.absoluteString
+            == "https://example.com/%7Bid%7D/%22q%22%7C%5E%60")
+        #expect(try NetworkRequest(url: "https://example.com/a%2Bb/ñ/100%").url.absoluteString
+            == "https://example.com/a%2Bb/%C3%B1/100%25")
+    }
+
+    @Test("Error descriptions explain the fix")
+    func descriptions() {
+        let error = NetworkError.request(.invalidURL("example.com", reason: .missingScheme))
+        #expect(error.description == "Invalid request: invalid URL \"example.com\": it is relative; write it in full, starting with http:// or https://")
+    }
+}
