@@ -20,6 +20,8 @@ let package = Package(
         .target(name: "NetReachability"),
         .target(name: "Net", dependencies: ["NetCore", "NetTransport", "NetMultipart", "NetReachability"]),
         .testTarget(name: "NetCoreTests", dependencies: ["NetCore"]),
+        // Not a product: `.ci/run` builds it and checks with `ldd` what NetCore alone links.
+        .executableTarget(name: "NetCoreLinkProbe", dependencies: ["NetCore"], path: "Tests/LinkProbes/NetCoreLinkProbe"),
         .testTarget(name: "NetTests", dependencies: ["Net"]),
     ],
     swiftLanguageModes: [.v6]
