@@ -7,7 +7,7 @@ import Foundation
 /// Why a body could not be decoded: the type, where in the JSON, the decoder's message, and the
 /// start of the body, so the cause is visible in a log line without a debugger.
 public struct NetworkDecodingFailure: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The type that was being decoded, fully qualified.
+    /// The type that was being decoded, such as `FilmsSearchDTO<Array<FilmDTO>>`.
     public let typeName: String
     /// The coding path where decoding stopped, such as `results[3].title`; empty at the top level.
     public let codingPath: String
@@ -33,7 +33,7 @@ public struct NetworkDecodingFailure: Error, Sendable, Hashable, CustomStringCon
     }
 
     private init(type: Any.Type, body: Data, codingPath: String, message: String) {
-        typeName = String(reflecting: type)
+        typeName = String(describing: type)
         self.codingPath = codingPath
         self.message = message
         bodyPrefix = String(decoding: body.prefix(Self.bodyPrefixLimit), as: UTF8.self)
@@ -44,7 +44,8 @@ public struct NetworkDecodingFailure: Error, Sendable, Hashable, CustomStringCon
     public var description: String {
         let location = codingPath.isEmpty ? "" : " at \(codingPath)"
         let truncated = bodyByteCount > Self.bodyPrefixLimit ? "…" : ""
-        return "could not decode \(typeName)\(location): \(message). Body (\(bodyByteCount) bytes): \(bodyPrefix.debugDescription)\(truncated)"
+        let sentence = message.hasSuffix(".") ? String(message.dropLast()) : message
+        return "could not decode \(typeName)\(location): \(sentence). Body (\(bodyByteCount) bytes): \(bodyPrefix.debugDescription)\(truncated)"
     }
 
     private static func explain(_ error: any Error) -> (path: String, message: String) {

@@ -30,7 +30,7 @@ extension NetworkRequest {
         do {
             data = try encoder.encode(jsonBody)
         } catch {
-            throw NetworkError.request(.encodeError(type: String(reflecting: T.self), description: String(describing: error)))
+            throw NetworkError.request(.encodeError(type: String(describing: T.self), description: String(describing: error)))
         }
         var allHeaders = headers ?? []
         if !allHeaders.contains(where: { NetworkHeaders.sameName($0.name, "Content-Type") }) {
