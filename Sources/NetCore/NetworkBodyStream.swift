@@ -59,6 +59,9 @@ public struct NetworkBodyStream: Sendable {
     }
 
     /// One pass over a stream's chunks, for a single consumer (a transport).
+    ///
+    /// Like an `AsyncIterator`, a reader is owned by the one task that drains it, so it is
+    /// deliberately not `Sendable`; make a new reader in each task instead.
     public struct Reader {
         private let expectedLength: Int64?
         private let nextChunk: () async throws -> Data?
@@ -96,3 +99,6 @@ public struct NetworkBodyStream: Sendable {
         }
     }
 }
+
+@available(*, unavailable, message: "a reader belongs to the task that drains it; call makeReader() in each task")
+extension NetworkBodyStream.Reader: Sendable {}

@@ -49,7 +49,6 @@ public struct NetworkRequest: Sendable, CustomStringConvertible {
         body: NetworkRequestBody,
         timeout: Duration? = nil
     ) throws {
-        try URLValidation.validate(url)
         self.url = try URLValidation.appending(query ?? [], to: url)
         self.httpMethod = httpMethod
         self.headers = try NetworkHeaders(headers ?? [])
