@@ -17,11 +17,16 @@ let package = Package(
         .target(name: "NetCore"),
         .target(name: "NetTransport", dependencies: ["NetCore"]),
         .target(name: "NetMultipart", dependencies: ["NetCore"]),
-        .target(name: "NetReachability"),
+        // Linux's netlink headers for NetReachability; it depends on nothing but Glibc and this shim.
+        .target(name: "CNetlink"),
+        .target(name: "NetReachability", dependencies: [.target(name: "CNetlink", condition: .when(platforms: [.linux]))]),
         .target(name: "Net", dependencies: ["NetCore", "NetTransport", "NetMultipart", "NetReachability"]),
         .testTarget(name: "NetCoreTests", dependencies: ["NetCore"]),
         // Not a product: `.ci/run` builds it and checks with `ldd` what NetCore alone links.
         .executableTarget(name: "NetCoreLinkProbe", dependencies: ["NetCore"], path: "Tests/LinkProbes/NetCoreLinkProbe"),
+        // Not a product: a daemon linking only NetReachability, run by the tests inside network
+        // namespaces; `.ci/run` checks with `ldd` that it loads no Foundation library.
+        .executableTarget(name: "ReachabilityDaemon", dependencies: ["NetReachability"], path: "Tests/LinkProbes/ReachabilityDaemon"),
         .testTarget(name: "NetTests", dependencies: ["Net"]),
     ],
     swiftLanguageModes: [.v6]

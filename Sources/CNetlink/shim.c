@@ -1,0 +1,2 @@
+// CNetlink is header-only; SwiftPM needs one C file to build the target.
+#include "CNetlink.h"

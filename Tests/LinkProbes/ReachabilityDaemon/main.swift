@@ -1,0 +1,81 @@
+// A daemon that links only NetReachability (no Foundation): prints the network path as one JSON
+// object per line, first the current one, then one per change. The tests run it inside network
+// namespaces; `.ci/run` checks with `ldd` that it loads no Foundation library.
+//
+//   ReachabilityDaemon [--once] [--debounce-ms N]
+import Glibc
+import NetReachability
+
+/// Writes to standard error; C's `stderr` global is not concurrency-safe in Swift 6.
+func fail(_ message: String, status: Int32) -> Never {
+    let line = message + "\n"
+    _ = line.withCString { write(2, $0, strlen($0)) }
+    exit(status)
+}
+
+var once = false
+var debounce = Duration.milliseconds(50)
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "--once": once = true
+    case "--debounce-ms":
+        guard let value = arguments.popFirst().flatMap({ Int($0) }), value >= 0 else {
+            fail("--debounce-ms needs a whole number of milliseconds", status: 2)
+        }
+        debounce = .milliseconds(value)
+    default:
+        fail("usage: ReachabilityDaemon [--once] [--debounce-ms N]", status: 2)
+    }
+}
+
+func quoted(_ text: String) -> String {
+    var result = "\""
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case "\"": result += "\\\""
+        case "\\": result += "\\\\"
+        case _ where scalar.value < 0x20:
+            let hex = String(scalar.value, radix: 16)
+            result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        default: result.unicodeScalars.append(scalar)
+        }
+    }
+    return result + "\""
+}
+
+func json(_ path: NetworkPath) -> String {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    let interfaces = path.interfaces.map { interface in
+        "{\"name\":\(quoted(interface.name)),\"kind\":\(quoted(interface.kind.rawValue)),"
+            + "\"addresses\":[\(interface.addresses.map { quoted($0.description) }.joined(separator: ","))],"
+            + "\"ipv4\":\(interface.supportsIPv4),\"ipv6\":\(interface.supportsIPv6)}"
+    }
+    let gateways = path.gateways.map { gateway in
+        "{\"address\":\(gateway.address.map { quoted($0.description) } ?? "null"),"
+            + "\"interface\":\(quoted(gateway.interfaceName)),\"family\":\(quoted(gateway.family.rawValue)),\"metric\":\(gateway.metric)}"
+    }
+    return "{\"monotonicNanoseconds\":\(Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)),"
+        + "\"connection\":\(quoted(path.connection.rawValue)),\"reachable\":\(path.isReachable),"
+        + "\"expensive\":\(path.isExpensive),\"ipv4\":\(path.supportsIPv4),\"ipv6\":\(path.supportsIPv6),"
+        + "\"interfaces\":[\(interfaces.joined(separator: ","))],\"gateways\":[\(gateways.joined(separator: ","))]}"
+}
+
+func emit(_ path: NetworkPath) {
+    print(json(path))
+    fflush(nil)  // every stream: a consumer reading the pipe sees each line at once
+}
+
+do {
+    let reachability = try NetworkReachability(debounce: debounce)
+    if once {
+        emit(try reachability.currentPath())
+    } else {
+        for try await path in try reachability.startNotifier() {
+            emit(path)
+        }
+    }
+} catch {
+    fail("ReachabilityDaemon: \(error)", status: 1)
+}
