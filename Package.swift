@@ -28,6 +28,8 @@ let package = Package(
         // namespaces; `.ci/run` checks with `ldd` that it loads no Foundation library.
         .executableTarget(name: "ReachabilityDaemon", dependencies: ["NetReachability"], path: "Tests/LinkProbes/ReachabilityDaemon"),
         .testTarget(name: "NetTests", dependencies: ["Net"]),
+        // Depends on the daemon so `swift test` builds it: the namespace tests run it as a process.
+        .testTarget(name: "NetReachabilityTests", dependencies: ["NetReachability", "CNetlink", "ReachabilityDaemon"]),
     ],
     swiftLanguageModes: [.v6]
 )

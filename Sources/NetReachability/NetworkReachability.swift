@@ -120,6 +120,7 @@ public final class NetworkReachability: Sendable {
         let context = Unmanaged.passRetained(monitor).toOpaque()
         let result = pthread_create(&thread, nil, { context in
             guard let context else { return nil }
+            _ = cnl_set_thread_name("NetReachability")  // shows in top -H, gdb, /proc
             Unmanaged<ReachabilityMonitor>.fromOpaque(context).takeRetainedValue().run()
             return nil
         }, context)

@@ -17,6 +17,12 @@
 #include <linux/if_arp.h>
 #include <sys/eventfd.h>
 #include <poll.h>
+#include <sys/prctl.h>
+
+// Names the calling thread (at most 15 bytes): prctl is variadic, so Swift cannot call it.
+static inline int cnl_set_thread_name(const char *name) {
+    return prctl(PR_SET_NAME, (unsigned long)name, 0UL, 0UL, 0UL);
+}
 
 static const uint16_t CNL_NLMSG_ERROR = NLMSG_ERROR;
 static const uint16_t CNL_NLMSG_DONE = NLMSG_DONE;

@@ -2,7 +2,10 @@
 // object per line, first the current one, then one per change. The tests run it inside network
 // namespaces; `.ci/run` checks with `ldd` that it loads no Foundation library.
 //
-//   ReachabilityDaemon [--once] [--debounce-ms N]
+//   ReachabilityDaemon [--once] [--debounce-ms N] [--cycles N]
+//
+// `--cycles N` starts and stops the notifier N times (half by stopNotifier(), half by ending the
+// iteration) and prints the process's descriptor and thread counts before and after.
 import Glibc
 import NetReachability
 
@@ -14,6 +17,7 @@ func fail(_ message: String, status: Int32) -> Never {
 }
 
 var once = false
+var cycles = 0
 var debounce = Duration.milliseconds(50)
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
@@ -24,8 +28,13 @@ while let argument = arguments.popFirst() {
             fail("--debounce-ms needs a whole number of milliseconds", status: 2)
         }
         debounce = .milliseconds(value)
+    case "--cycles":
+        guard let value = arguments.popFirst().flatMap({ Int($0) }), value > 0 else {
+            fail("--cycles needs a positive whole number", status: 2)
+        }
+        cycles = value
     default:
-        fail("usage: ReachabilityDaemon [--once] [--debounce-ms N]", status: 2)
+        fail("usage: ReachabilityDaemon [--once] [--debounce-ms N] [--cycles N]", status: 2)
     }
 }
 
@@ -67,9 +76,41 @@ func emit(_ path: NetworkPath) {
     fflush(nil)  // every stream: a consumer reading the pipe sees each line at once
 }
 
+/// Entries in a /proc directory, such as /proc/self/fd or /proc/self/task.
+func entries(_ path: String) -> Int {
+    guard let directory = opendir(path) else { return -1 }
+    defer { closedir(directory) }
+    var count = 0
+    while let entry = readdir(directory) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        if name != "." && name != ".." { count += 1 }
+    }
+    return count - (path.hasSuffix("/fd") ? 1 : 0)  // opendir's own descriptor
+}
+
+func startStopCycles(_ reachability: NetworkReachability, count: Int) async throws {
+    for cycle in 0..<count {
+        let stream = try reachability.startNotifier()
+        if cycle.isMultiple(of: 2) {
+            var iterator = stream.makeAsyncIterator()
+            _ = try await iterator.next()
+            reachability.stopNotifier()
+            guard try await iterator.next() == nil else { fail("the stream went on after stopNotifier()", status: 1) }
+        } else {
+            for try await _ in stream { break }
+        }
+    }
+}
+
 do {
     let reachability = try NetworkReachability(debounce: debounce)
-    if once {
+    if cycles > 0 {
+        try await startStopCycles(reachability, count: 2)  // warm up Swift's thread pool first
+        let before = (fds: entries("/proc/self/fd"), threads: entries("/proc/self/task"))
+        try await startStopCycles(reachability, count: cycles)
+        let after = (fds: entries("/proc/self/fd"), threads: entries("/proc/self/task"))
+        print("{\"fdsBefore\":\(before.fds),\"fdsAfter\":\(after.fds),\"threadsBefore\":\(before.threads),\"threadsAfter\":\(after.threads)}")
+    } else if once {
         emit(try reachability.currentPath())
     } else {
         for try await path in try reachability.startNotifier() {
