@@ -55,7 +55,9 @@ func quoted(_ text: String) -> String {
 
 func json(_ path: NetworkPath) -> String {
     var now = timespec()
+    var wall = timespec()
     clock_gettime(CLOCK_MONOTONIC, &now)
+    clock_gettime(CLOCK_REALTIME, &wall)
     let interfaces = path.interfaces.map { interface in
         "{\"name\":\(quoted(interface.name)),\"kind\":\(quoted(interface.kind.rawValue)),"
             + "\"addresses\":[\(interface.addresses.map { quoted($0.description) }.joined(separator: ","))],"
@@ -66,6 +68,7 @@ func json(_ path: NetworkPath) -> String {
             + "\"interface\":\(quoted(gateway.interfaceName)),\"family\":\(quoted(gateway.family.rawValue)),\"metric\":\(gateway.metric)}"
     }
     return "{\"monotonicNanoseconds\":\(Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)),"
+        + "\"realtimeNanoseconds\":\(Int64(wall.tv_sec) * 1_000_000_000 + Int64(wall.tv_nsec)),"
         + "\"connection\":\(quoted(path.connection.rawValue)),\"reachable\":\(path.isReachable),"
         + "\"expensive\":\(path.isExpensive),\"ipv4\":\(path.supportsIPv4),\"ipv6\":\(path.supportsIPv6),"
         + "\"interfaces\":[\(interfaces.joined(separator: ","))],\"gateways\":[\(gateways.joined(separator: ","))]}"

@@ -1,0 +1,306 @@
+import Foundation
+import Synchronization
+
+/// Why a kernel test could not set up its network namespace; the message says how to fix it.
+struct NamespaceUnavailable: Error, CustomStringConvertible {
+    let description: String
+}
+
+struct CommandFailed: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// A child process started with `posix_spawn` and reaped with `waitpid` by this code alone.
+/// (Foundation's `Process` on Linux was seen to miss a child's exit and spin in `waitUntilExit()`.)
+final class Subprocess {
+    let pid: pid_t
+    /// The read end of the child's standard output; ``drain(_:_:)`` reads and closes it.
+    let output: Int32
+    private var status: Int32?
+
+    init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws {
+        var pipeEnds: [Int32] = [0, 0]
+        guard pipe(&pipeEnds) == 0 else { throw CommandFailed(description: "pipe failed: errno \(errno)") }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
+        posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
+        posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let environmentStrings = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { environmentStrings.forEach { free($0) } }
+        // Children inherit the signal mask, and libdispatch blocks signals on its threads: without
+        // this, a child never sees the SIGTERM that ends it.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var emptyMask = sigset_t()
+        sigemptyset(&emptyMask)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigmask(&attributes, &emptyMask)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var child = pid_t()
+        let result = posix_spawn(&child, executable, &actions, &attributes, argv, environmentStrings)
+        close(pipeEnds[1])
+        guard result == 0 else {
+            close(pipeEnds[0])
+            throw CommandFailed(description: "posix_spawn \(executable) failed: errno \(result)")
+        }
+        pid = child
+        output = pipeEnds[0]
+    }
+
+    /// Reads a child's standard output until it closes, calling `handle` with each chunk, then
+    /// closes it. Exactly one reader drains each child.
+    static func drain(_ output: Int32, _ handle: (Data) -> Void) {
+        defer { close(output) }
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = read(output, &buffer, buffer.count)
+            if count > 0 { handle(Data(buffer[0..<count])); continue }
+            if count < 0 && errno == EINTR { continue }
+            return
+        }
+    }
+
+    /// Waits for the child to exit and returns its exit status (128 + signal if killed).
+    @discardableResult
+    func wait() -> Int32 {
+        if let status { return status }
+        var raw: Int32 = 0
+        while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
+        let exited = raw & 0x7F == 0
+        let code = exited ? (raw >> 8) & 0xFF : 128 + (raw & 0x7F)
+        status = code
+        return code
+    }
+
+    func terminate() {
+        if status == nil { kill(pid, SIGTERM) }
+    }
+
+    deinit {
+        terminate()
+        wait()
+    }
+}
+
+/// Runs a command to completion and returns its standard output; throws if it fails.
+@discardableResult
+func run(_ executable: String, _ arguments: [String]) throws -> String {
+    let child = try Subprocess(executable, arguments)
+    var output = Data()
+    Subprocess.drain(child.output) { output.append($0) }
+    let status = child.wait()
+    guard status == 0 else {
+        throw CommandFailed(description: "\(executable) \(arguments.joined(separator: " ")) exited \(status): \(String(decoding: output, as: UTF8.self))")
+    }
+    return String(decoding: output, as: UTF8.self)
+}
+
+/// CLOCK_MONOTONIC in nanoseconds: the clock the daemon stamps its lines with.
+func monotonicNanoseconds() -> Int64 {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+}
+
+/// A network namespace of the test's own (`ip netns add`), deleted with everything in it at the end.
+final class NetworkNamespace {
+    static let ipCommand = ["/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip", "/bin/ip"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    let name = "net-test-" + UUID().uuidString.prefix(8).lowercased()
+    let ip: String
+
+    init() throws {
+        guard let ip = Self.ipCommand else {
+            throw NamespaceUnavailable(description: "`ip` from iproute2 is not installed (apt-get install iproute2); the reachability tests need it to build veth links in a network namespace")
+        }
+        guard geteuid() == 0 else {
+            throw NamespaceUnavailable(description: "creating a named network namespace (`ip netns add`) needs root; run the tests as root (euid is \(geteuid()))")
+        }
+        self.ip = ip
+        do {
+            try run(ip, ["netns", "add", name])
+        } catch {
+            throw NamespaceUnavailable(description: "`ip netns add` failed, so this machine cannot give the tests a network namespace: \(error)")
+        }
+    }
+
+    deinit { _ = try? run(ip, ["netns", "delete", name]) }
+
+    /// `ip -n <namespace> <arguments>`, split on spaces.
+    func ip(_ command: String) throws {
+        try run(ip, ["-n", name] + command.split(separator: " ").map(String.init))
+    }
+
+    /// Many `ip` commands in one process (`ip -batch`), as fast as the kernel takes them.
+    func batch(_ commands: [String]) throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-batch")
+        try Data(commands.joined(separator: "\n").utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        try run(ip, ["-n", name, "-batch", file.path])
+    }
+
+    /// Runs a program inside the namespace (`ip netns exec`, which also mounts the namespace's sysfs).
+    func execArguments(_ program: String, _ arguments: [String]) -> (String, [String]) {
+        (ip, ["netns", "exec", name, program] + arguments)
+    }
+}
+
+/// One line of ReachabilityDaemon's output.
+struct PathLine: Decodable, Equatable {
+    struct Interface: Decodable, Equatable {
+        let name: String
+        let kind: String
+        let addresses: [String]
+        let ipv4: Bool
+        let ipv6: Bool
+    }
+
+    struct Gateway: Decodable, Equatable {
+        let address: String?
+        let interface: String
+        let family: String
+        let metric: UInt32
+    }
+
+    let monotonicNanoseconds: Int64
+    let realtimeNanoseconds: Int64
+    let connection: String
+    let reachable: Bool
+    let expensive: Bool
+    let ipv4: Bool
+    let ipv6: Bool
+    let interfaces: [Interface]
+    let gateways: [Gateway]
+
+    /// Everything but the timestamp.
+    func sameState(as other: PathLine) -> Bool {
+        connection == other.connection && reachable == other.reachable && expensive == other.expensive && ipv4 == other.ipv4
+            && ipv6 == other.ipv6 && interfaces == other.interfaces && gateways == other.gateways
+    }
+}
+
+/// The daemon built next to this test binary.
+func daemonPath() throws -> String {
+    let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    let path = executable.deletingLastPathComponent().appendingPathComponent("ReachabilityDaemon").path
+    guard FileManager.default.isExecutableFile(atPath: path) else {
+        throw CommandFailed(description: "ReachabilityDaemon was not built next to the tests at \(path)")
+    }
+    return path
+}
+
+/// Complete lines from a pipe, collected on the pipe's handler thread.
+final class LineStore: Sendable {
+    private let lines = Mutex<[String]>([])
+    private let pending = Mutex<Data>(Data())
+
+    func append(_ data: Data) {
+        let complete: [String] = pending.withLock { buffer in
+            buffer.append(data)
+            var found: [String] = []
+            while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                found.append(String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self))
+                buffer.removeSubrange(buffer.startIndex...newline)
+            }
+            return found
+        }
+        lines.withLock { $0 += complete }
+    }
+
+    var all: [String] { lines.withLock { $0 } }
+}
+
+/// A background process whose standard output lines are collected as they arrive (on a
+/// dedicated thread that blocks in `read`).
+class LineCollectingProcess {
+    private let child: Subprocess
+    let lines = LineStore()
+    private let reader: Thread
+
+    init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws {
+        let child = try Subprocess(executable, arguments, environment: environment)
+        let lines = self.lines
+        self.child = child
+        let output = child.output
+        reader = Thread { Subprocess.drain(output) { lines.append($0) } }
+        reader.start()
+    }
+
+    var pid: pid_t { child.pid }
+
+    deinit {
+        child.terminate()
+        child.wait()
+    }
+}
+
+/// A running ReachabilityDaemon in a namespace, with its elements decoded.
+final class DaemonRun: LineCollectingProcess {
+    init(namespace: NetworkNamespace, arguments: [String]) throws {
+        let (executable, fullArguments) = namespace.execArguments(try daemonPath(), arguments)
+        try super.init(executable, fullArguments)
+    }
+
+    var elements: [PathLine] {
+        get throws { try lines.all.map { try JSONDecoder().decode(PathLine.self, from: Data($0.utf8)) } }
+    }
+
+    /// Waits for an element after the first `skipping` that satisfies `predicate`.
+    func waitFor(_ what: String, after skipping: Int = 0, timeout: Duration = .seconds(10), _ predicate: (PathLine) -> Bool) async throws -> (index: Int, line: PathLine) {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        while ContinuousClock.now < deadline {
+            let all = try elements
+            if let index = all.indices.dropFirst(skipping).first(where: { predicate(all[$0]) }) { return (index, all[index]) }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        throw CommandFailed(description: "timed out waiting for \(what); elements so far: \(try elements)")
+    }
+
+    /// Waits until no element has arrived for `quiet`, and returns all of them.
+    func settle(quiet: Duration = .milliseconds(500)) async throws -> [PathLine] {
+        var count = try elements.count
+        while true {
+            try await Task.sleep(for: quiet)
+            let now = try elements.count
+            if now == count { return try elements }
+            count = now
+        }
+    }
+}
+
+/// `ip -ts monitor route` in a namespace: an independent listener that stamps each kernel event.
+final class RouteMonitorRun: LineCollectingProcess {
+    init(namespace: NetworkNamespace) throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["TZ"] = "UTC"
+        try super.init(namespace.ip, ["-n", namespace.name, "-ts", "monitor", "route"], environment: environment)
+    }
+
+    /// The receive times (CLOCK_REALTIME, ns) of events whose text contains `fragment`.
+    func eventTimes(containing fragment: String) -> [Int64] {
+        lines.all.filter { $0.contains(fragment) }.compactMap(Self.timestamp)
+    }
+
+    /// Parses `[2026-11-21T06:20:52.821851] …` (UTC).
+    static func timestamp(_ line: String) -> Int64? {
+        guard line.hasPrefix("["), let end = line.firstIndex(of: "]") else { return nil }
+        let parts = line[line.index(after: line.startIndex)..<end].split(whereSeparator: { "-T:.".contains($0) }).compactMap { Int($0) }
+        guard parts.count == 7 else { return nil }
+        var fields = tm()
+        fields.tm_year = Int32(parts[0] - 1900)
+        fields.tm_mon = Int32(parts[1] - 1)
+        fields.tm_mday = Int32(parts[2])
+        fields.tm_hour = Int32(parts[3])
+        fields.tm_min = Int32(parts[4])
+        fields.tm_sec = Int32(parts[5])
+        return Int64(timegm(&fields)) * 1_000_000_000 + Int64(parts[6]) * 1000
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+
+/// The monitor against the real kernel: veth links in network namespaces created by the tests,
+/// changed with iproute2 while ReachabilityDaemon (NetReachability alone) reports.
+@Suite("Reachability on the real kernel")
+struct ReachabilityKernelTests {
+    /// veth0 (ours) and its peer veth1, both up.
+    private func vethNamespace() throws -> NetworkNamespace {
+        let namespace = try NetworkNamespace()
+        try namespace.ip("link add veth0 type veth peer name veth1")
+        try namespace.ip("link set veth1 up")
+        try namespace.ip("link set veth0 up")
+        return namespace
+    }
+
+    @Test("Elements follow links, addresses and default routes (IPv4 and IPv6), one per real change")
+    func followsChanges() async throws {
+        let namespace = try vethNamespace()
+        let daemon = try DaemonRun(namespace: namespace, arguments: ["--debounce-ms", "20"])
+        var (index, line) = try await daemon.waitFor("the first element") { _ in true }
+        #expect(line.connection == "unavailable" && !line.reachable)
+
+        try namespace.ip("addr add 192.0.2.2/24 dev veth0")
+        try namespace.ip("route add default via 192.0.2.1 dev veth0")
+        (index, line) = try await daemon.waitFor("IPv4 reachable", after: index + 1) { $0.reachable }
+        #expect(line.connection == "other" && line.ipv4 && !line.ipv6 && !line.expensive)
+        #expect(line.interfaces.map(\.name) == ["veth0"] && line.interfaces.first?.kind == "other")
+        #expect(line.gateways.map(\.address) == ["192.0.2.1"])
+
+        try namespace.ip("addr add 2001:db8::2/64 dev veth0 nodad")
+        try namespace.ip("-6 route add default via 2001:db8::1 dev veth0 metric 500")
+        (index, line) = try await daemon.waitFor("IPv6 usable", after: index + 1) { $0.ipv6 }
+        #expect(line.ipv4 && line.interfaces.first?.addresses == ["192.0.2.2", "2001:db8::2"])
+        #expect(line.gateways.map(\.address) == ["192.0.2.1", "2001:db8::1"])
+
+        try namespace.ip("-6 route del default via 2001:db8::1 dev veth0")
+        (index, line) = try await daemon.waitFor("IPv6 route gone", after: index + 1) { !$0.ipv6 }
+        #expect(line.reachable && line.ipv4)
+
+        // Deleting the last IPv4 address flushes the default route without any route event.
+        try namespace.ip("addr del 192.0.2.2/24 dev veth0")
+        (index, line) = try await daemon.waitFor("unreachable without an IPv4 address", after: index + 1) { !$0.reachable }
+
+        try namespace.ip("addr add 192.0.2.3/24 dev veth0")
+        try namespace.ip("route add default via 192.0.2.1 dev veth0")
+        (index, line) = try await daemon.waitFor("reachable again", after: index + 1) { $0.reachable }
+
+        try namespace.ip("link set veth1 down")  // the peer going down drops veth0's carrier
+        (index, line) = try await daemon.waitFor("no carrier", after: index + 1) { !$0.reachable }
+        try namespace.ip("link set veth1 up")
+        // No route comes back by itself (the kernel flushed it), so no element is due; add it back.
+        try namespace.ip("route replace default via 192.0.2.1 dev veth0")
+        (index, line) = try await daemon.waitFor("carrier and route back", after: index + 1) { $0.reachable }
+
+        try namespace.ip("link del veth0")
+        (index, line) = try await daemon.waitFor("link deleted", after: index + 1) { !$0.reachable }
+        #expect(line.interfaces.isEmpty && line.gateways.isEmpty)
+
+        let all = try await daemon.settle(quiet: .milliseconds(200))
+        for (previous, next) in zip(all, all.dropFirst()) {
+            #expect(!previous.sameState(as: next), "two consecutive elements are the same state: \(next)")
+        }
+    }
+
+    @Test("A burst of 1,000 link flaps ends on the final truth")
+    func burstOfFlaps() async throws {
+        let namespace = try vethNamespace()
+        try namespace.ip("addr add 192.0.2.2/24 dev veth0")
+        try namespace.ip("route add default via 192.0.2.1 dev veth0")
+        let daemon = try DaemonRun(namespace: namespace, arguments: ["--debounce-ms", "20"])
+        let first = try await daemon.waitFor("the first element") { _ in true }
+        #expect(first.line.reachable)
+
+        try namespace.batch((0..<1000).flatMap { _ in ["link set veth0 down", "link set veth0 up"] } + ["route replace default via 192.0.2.1 dev veth0 metric 7"])
+        let all = try await daemon.settle()
+        let final = try #require(all.last)
+        let truth = try JSONDecoder().decode(PathLine.self, from: Data(run(namespace.ip, ["netns", "exec", namespace.name, try daemonPath(), "--once"]).utf8))
+        #expect(final.sameState(as: truth), "final element \(final) differs from a fresh read \(truth)")
+        #expect(final.reachable && final.ipv4 && final.gateways.map(\.metric) == [7])
+        // The independent view: iproute2's own JSON for the default route.
+        let routes = try JSONSerialization.jsonObject(with: Data(run(namespace.ip, ["-n", namespace.name, "-j", "route", "show", "default"]).utf8)) as? [[String: Any]]
+        #expect(routes?.first?["gateway"] as? String == final.gateways.first?.address)
+        print("reachability burst: 2,000 link changes gave \(all.count - 1) elements after the first")
+    }
+
+    @Test("Starting and stopping 100 times returns descriptors and threads to their baseline")
+    func startStopCycles() throws {
+        let namespace = try vethNamespace()
+        let output = try run(namespace.ip, ["netns", "exec", namespace.name, try daemonPath(), "--cycles", "100"])
+        struct Counts: Decodable { let fdsBefore, fdsAfter, threadsBefore, threadsAfter: Int }
+        let counts = try JSONDecoder().decode(Counts.self, from: Data(output.utf8))
+        #expect(counts.fdsAfter == counts.fdsBefore)
+        #expect(counts.threadsAfter == counts.threadsBefore)
+    }
+
+    @Test("Idle monitoring uses no CPU")
+    func idleCPU() async throws {
+        let namespace = try vethNamespace()
+        let daemon = try DaemonRun(namespace: namespace, arguments: [])
+        _ = try await daemon.waitFor("the first element") { _ in true }
+        let pid = daemon.pid  // `ip netns exec` execs the daemon in place
+        func cpuTicks() throws -> Int {
+            let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+            let fields = stat.split(separator: ")").last?.split(separator: " ") ?? []
+            return (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0)  // utime + stime
+        }
+        let before = try cpuTicks()
+        try await Task.sleep(for: .seconds(2))
+        let ticks = try cpuTicks() - before
+        #expect(ticks <= 1, "the idle monitor used \(ticks) clock ticks in 2 s")
+        print("reachability idle CPU: \(ticks) clock ticks (1 tick = 10 ms) in 2 s")
+    }
+
+    @Test("Latency from the kernel's route event to the element")
+    func latency() async throws {
+        for debounceMilliseconds in [0, 50] {
+            let namespace = try vethNamespace()
+            try namespace.ip("addr add 192.0.2.2/24 dev veth0")
+            let monitor = try RouteMonitorRun(namespace: namespace)
+            let daemon = try DaemonRun(namespace: namespace, arguments: ["--debounce-ms", String(debounceMilliseconds)])
+            var (index, _) = try await daemon.waitFor("the first element") { _ in true }
+            try await Task.sleep(for: .milliseconds(200))  // let `ip monitor` subscribe
+            var emitted: [Int64] = []
+            for round in 0..<20 {
+                let adding = round.isMultiple(of: 2)
+                try namespace.ip(adding ? "route add default via 192.0.2.1 dev veth0" : "route del default via 192.0.2.1 dev veth0")
+                let line: PathLine
+                (index, line) = try await daemon.waitFor("round \(round)", after: index + 1) { $0.reachable == adding }
+                emitted.append(line.realtimeNanoseconds)
+            }
+            try await Task.sleep(for: .milliseconds(100))
+            let events = monitor.eventTimes(containing: "default via 192.0.2.1")
+            try #require(events.count == emitted.count, "ip monitor saw \(events.count) route events for \(emitted.count) changes")
+            var samples = zip(emitted, events).map { Double($0 - $1) / 1e6 }
+            samples.sort()
+            let median = samples[samples.count / 2]
+            let p99 = samples[samples.count - 1]  // 20 samples: p99 is the maximum
+            #expect(samples.allSatisfy { $0 > -1 }, "an element came before its kernel event: \(samples)")
+            print("reachability latency, debounce \(debounceMilliseconds) ms: median \(String(format: "%.2f", median)) ms, p99 \(String(format: "%.2f", p99)) ms over \(samples.count) route changes (kernel event seen by ip monitor -> element)")
+        }
+    }
+}
