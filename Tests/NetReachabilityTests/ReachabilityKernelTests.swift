@@ -88,10 +88,12 @@ struct ReachabilityKernelTests {
     func startStopCycles() throws {
         let namespace = try vethNamespace()
         let output = try run(namespace.ip, ["netns", "exec", namespace.name, try daemonPath(), "--cycles", "100"])
-        struct Counts: Decodable { let fdsBefore, fdsAfter, threadsBefore, threadsAfter: Int }
+        struct Counts: Decodable { let fdsBefore, fdsAfter, threadsBefore, threadsAfter, monitorThreadsBefore, monitorThreadsAfter: Int }
         let counts = try JSONDecoder().decode(Counts.self, from: Data(output.utf8))
         #expect(counts.fdsAfter == counts.fdsBefore)
-        #expect(counts.threadsAfter == counts.threadsBefore)
+        #expect(counts.monitorThreadsBefore == 0 && counts.monitorThreadsAfter == 0)
+        // Swift's own pool may add a thread under load, never one per cycle.
+        #expect(counts.threadsAfter <= counts.threadsBefore + 2, "threads grew from \(counts.threadsBefore) to \(counts.threadsAfter)")
     }
 
     @Test("Idle monitoring uses no CPU")

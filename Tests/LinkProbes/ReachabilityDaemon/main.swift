@@ -5,7 +5,8 @@
 //   ReachabilityDaemon [--once] [--debounce-ms N] [--cycles N]
 //
 // `--cycles N` starts and stops the notifier N times (half by stopNotifier(), half by ending the
-// iteration) and prints the process's descriptor and thread counts before and after.
+// iteration) and prints the process's descriptor and thread counts before and after (all threads,
+// and the monitor's own, which are named "NetReachability").
 import Glibc
 import NetReachability
 
@@ -91,6 +92,26 @@ func entries(_ path: String) -> Int {
     return count - (path.hasSuffix("/fd") ? 1 : 0)  // opendir's own descriptor
 }
 
+/// Threads named "NetReachability" (the monitor's), counted from /proc/self/task/*/comm. The
+/// process's other threads are Swift's pool, which may grow under load.
+func monitorThreads() -> Int {
+    guard let directory = opendir("/proc/self/task") else { return -1 }
+    defer { closedir(directory) }
+    var count = 0
+    while let entry = readdir(directory) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        guard name != "." && name != "..", let file = fopen("/proc/self/task/\(name)/comm", "r") else { continue }
+        var buffer = [CChar](repeating: 0, count: 64)
+        if fgets(&buffer, Int32(buffer.count), file) != nil,
+            String(decoding: buffer.prefix { $0 != 0 && $0 != 10 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) == "NetReachability"
+        {
+            count += 1
+        }
+        fclose(file)
+    }
+    return count
+}
+
 func startStopCycles(_ reachability: NetworkReachability, count: Int) async throws {
     for cycle in 0..<count {
         let stream = try reachability.startNotifier()
@@ -109,10 +130,18 @@ do {
     let reachability = try NetworkReachability(debounce: debounce)
     if cycles > 0 {
         try await startStopCycles(reachability, count: 2)  // warm up Swift's thread pool first
-        let before = (fds: entries("/proc/self/fd"), threads: entries("/proc/self/task"))
+        let before = (fds: entries("/proc/self/fd"), threads: entries("/proc/self/task"), monitors: monitorThreads())
         try await startStopCycles(reachability, count: cycles)
-        let after = (fds: entries("/proc/self/fd"), threads: entries("/proc/self/task"))
-        print("{\"fdsBefore\":\(before.fds),\"fdsAfter\":\(after.fds),\"threadsBefore\":\(before.threads),\"threadsAfter\":\(after.threads)}")
+        // pthread_join returns when the kernel clears the thread's id, a moment before /proc stops
+        // listing the task; allow that moment (a leaked thread never goes away).
+        var waited = 0
+        while monitorThreads() > 0 && waited < 100 {
+            usleep(1000)
+            waited += 1
+        }
+        let after = (fds: entries("/proc/self/fd"), threads: entries("/proc/self/task"), monitors: monitorThreads())
+        print("{\"fdsBefore\":\(before.fds),\"fdsAfter\":\(after.fds),\"threadsBefore\":\(before.threads),\"threadsAfter\":\(after.threads),"
+            + "\"monitorThreadsBefore\":\(before.monitors),\"monitorThreadsAfter\":\(after.monitors)}")
     } else if once {
         emit(try reachability.currentPath())
     } else {
