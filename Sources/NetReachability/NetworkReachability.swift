@@ -48,9 +48,10 @@ public final class NetworkReachability: Sendable {
     /// Creates a monitor; throws ``ReachabilityError`` if rtnetlink is not available.
     ///
     /// - Parameter debounce: how long kernel events must settle before the state is re-read
-    ///   (a burst then gives one element); 50 ms by default.
+    ///   (a burst then gives one element); 50 ms by default, zero or more.
     public init(debounce: Duration = .milliseconds(50)) throws {
-        self.debounce = max(debounce, .zero)
+        guard debounce >= .zero else { throw ReachabilityError.invalidDebounce(debounce) }
+        self.debounce = debounce
         close(try NetlinkSocket.open(groups: 0))
     }
 

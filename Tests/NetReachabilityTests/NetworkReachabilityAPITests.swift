@@ -1,0 +1,39 @@
+import NetReachability
+import Testing
+
+@Suite("NetworkReachability API")
+struct NetworkReachabilityAPITests {
+    @Test("Bad input and misuse are typed errors")
+    func misuse() throws {
+        #expect(throws: ReachabilityError.invalidDebounce(.milliseconds(-1))) { try NetworkReachability(debounce: .milliseconds(-1)) }
+        let reachability = try NetworkReachability(debounce: .zero)
+        let stream = try reachability.startNotifier()
+        #expect(throws: ReachabilityError.alreadyRunning) { try reachability.startNotifier() }
+        reachability.stopNotifier()
+        reachability.stopNotifier()  // a second stop does nothing
+        _ = stream
+        let again = try reachability.startNotifier()
+        reachability.stopNotifier()
+        _ = again
+    }
+
+    @Test("The stream's first element is the current path, and stopNotifier() finishes it")
+    func firstElementAndFinish() async throws {
+        let reachability = try NetworkReachability()
+        let current = try reachability.currentPath()
+        var iterator = try reachability.startNotifier().makeAsyncIterator()
+        let first = try await iterator.next()
+        #expect(first == current)
+        #expect(try reachability.connection == current.connection)
+        reachability.stopNotifier()
+        #expect(try await iterator.next() == nil)
+    }
+
+    @Test("Addresses print in their usual form")
+    func addresses() throws {
+        #expect(IPAddress(bytes: [192, 0, 2, 1])?.description == "192.0.2.1")
+        #expect(IPAddress(bytes: [0x20, 0x01, 0x0d, 0xb8] + [UInt8](repeating: 0, count: 11) + [1])?.description == "2001:db8::1")
+        #expect(IPAddress(bytes: [1, 2, 3]) == nil)
+        #expect(NetworkReachability.Connection.allCases.map(\.rawValue) == ["unavailable", "wifi", "cellular", "ethernet", "other"])
+    }
+}
