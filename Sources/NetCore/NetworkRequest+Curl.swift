@@ -100,13 +100,10 @@ enum CurlRedaction {
     /// Redacts the password of `user:password@` and the values of sensitive query keys.
     static func redactedURL(_ url: String, sensitiveQueryKeys: Set<String>) -> String {
         var result = url
-        if let schemeEnd = result.firstRange(of: "://") {
-            let authorityStart = schemeEnd.upperBound
-            let authorityEnd = result[authorityStart...].firstIndex(where: { "/?#".contains($0) }) ?? result.endIndex
-            let authority = result[authorityStart..<authorityEnd]
-            if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
-                result.replaceSubrange(result.index(after: colon)..<at, with: placeholder)
-            }
+        if let authority = URLValidation.authorityRange(in: result).map({ result[$0] }),
+            let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":")
+        {
+            result.replaceSubrange(result.index(after: colon)..<at, with: placeholder)
         }
         guard let queryStart = result.firstIndex(of: "?") else { return result }
         let fragmentStart = result[queryStart...].firstIndex(of: "#") ?? result.endIndex

@@ -26,14 +26,7 @@ enum PercentEncoding {
         isUnreserved(byte) || ":/?#[]@!$&'()*+,;=".utf8.contains(byte)
     }
 
-    static func isHexDigit(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
-            UInt8(ascii: "A")...UInt8(ascii: "F"):
-            true
-        default: false
-        }
-    }
+    static func isHexDigit(_ byte: UInt8) -> Bool { hexValue(byte) != nil }
 
     /// Encodes every byte of `string` that `isAllowed` rejects, including `%` itself.
     static func encode(_ string: String, allowing isAllowed: (UInt8) -> Bool) -> String {

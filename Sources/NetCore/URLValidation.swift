@@ -17,7 +17,7 @@ enum URLValidation {
         if string.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F }) {
             throw invalid(string, .containsWhitespaceOrControlCharacter)
         }
-        if let authority = authority(of: string), !authority.allSatisfy(\.isASCII) {
+        if let authority = authorityRange(in: string).map({ string[$0] }), !authority.allSatisfy(\.isASCII) {
             throw invalid(string, .nonASCIIHost)
         }
         guard let url = URL(string: PercentEncoding.escapeInvalidURLCharacters(string)) else {
@@ -57,12 +57,13 @@ enum URLValidation {
         return result
     }
 
-    /// The text between `scheme://` and the next `/`, `?` or `#`, if the string has one.
-    private static func authority(of string: String) -> Substring? {
+    /// Where the authority (`user:password@host:port`) lies: between `scheme://` and the next `/`,
+    /// `?` or `#`, if the string has one.
+    static func authorityRange(in string: String) -> Range<String.Index>? {
         guard let separator = string.firstRange(of: "://") else { return nil }
         let rest = string[separator.upperBound...]
         let end = rest.firstIndex(where: { (character: Character) in "/?#".contains(character) }) ?? rest.endIndex
-        return rest[..<end]
+        return separator.upperBound..<end
     }
 
     private static func invalid(_ string: String, _ reason: NetworkError.InvalidURLReason) -> NetworkError {
