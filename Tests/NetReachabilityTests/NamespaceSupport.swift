@@ -223,15 +223,14 @@ final class LineStore: Sendable {
 class LineCollectingProcess {
     private let child: Subprocess
     let lines = LineStore()
-    private let reader: Thread
 
     init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws {
         let child = try Subprocess(executable, arguments, environment: environment)
         let lines = self.lines
         self.child = child
         let output = child.output
-        reader = Thread { Subprocess.drain(output) { lines.append($0) } }
-        reader.start()
+        // A running Thread keeps itself alive; it ends when the child closes its output.
+        Thread { Subprocess.drain(output) { lines.append($0) } }.start()
     }
 
     var pid: pid_t { child.pid }

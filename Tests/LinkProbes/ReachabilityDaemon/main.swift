@@ -80,36 +80,35 @@ func emit(_ path: NetworkPath) {
     fflush(nil)  // every stream: a consumer reading the pipe sees each line at once
 }
 
-/// Entries in a /proc directory, such as /proc/self/fd or /proc/self/task.
-func entries(_ path: String) -> Int {
-    guard let directory = opendir(path) else { return -1 }
+/// The names in a directory, without `.` and `..`. The list is taken while the directory is
+/// open, so for /proc/self/fd it includes opendir's own descriptor.
+func names(in path: String) -> [String] {
+    guard let directory = opendir(path) else { return [] }
     defer { closedir(directory) }
-    var count = 0
+    var names: [String] = []
     while let entry = readdir(directory) {
         let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        if name != "." && name != ".." { count += 1 }
+        if name != "." && name != ".." { names.append(name) }
     }
-    return count - (path.hasSuffix("/fd") ? 1 : 0)  // opendir's own descriptor
+    return names
 }
 
-/// Threads named "NetReachability" (the monitor's), counted from /proc/self/task/*/comm. The
-/// process's other threads are Swift's pool, which may grow under load.
+/// Open descriptors, not counting the one used to list them.
+func openDescriptors() -> Int { names(in: "/proc/self/fd").count - 1 }
+
+/// All of the process's threads.
+func threads() -> Int { names(in: "/proc/self/task").count }
+
+/// Threads named "NetReachability" (the monitor's), from /proc/self/task/*/comm. The process's
+/// other threads are Swift's pool, which may grow under load.
 func monitorThreads() -> Int {
-    guard let directory = opendir("/proc/self/task") else { return -1 }
-    defer { closedir(directory) }
-    var count = 0
-    while let entry = readdir(directory) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        guard name != "." && name != "..", let file = fopen("/proc/self/task/\(name)/comm", "r") else { continue }
+    names(in: "/proc/self/task").filter { task in
+        guard let file = fopen("/proc/self/task/\(task)/comm", "r") else { return false }
+        defer { fclose(file) }
         var buffer = [CChar](repeating: 0, count: 64)
-        if fgets(&buffer, Int32(buffer.count), file) != nil,
-            String(decoding: buffer.prefix { $0 != 0 && $0 != 10 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) == "NetReachability"
-        {
-            count += 1
-        }
-        fclose(file)
-    }
-    return count
+        guard fgets(&buffer, Int32(buffer.count), file) != nil else { return false }
+        return String(decoding: buffer.prefix { $0 != 0 && $0 != 10 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) == "NetReachability"
+    }.count
 }
 
 func startStopCycles(_ reachability: NetworkReachability, count: Int) async throws {
@@ -130,7 +129,7 @@ do {
     let reachability = try NetworkReachability(debounce: debounce)
     if cycles > 0 {
         try await startStopCycles(reachability, count: 2)  // warm up Swift's thread pool first
-        let before = (fds: entries("/proc/self/fd"), threads: entries("/proc/self/task"), monitors: monitorThreads())
+        let before = (fds: openDescriptors(), threads: threads(), monitors: monitorThreads())
         try await startStopCycles(reachability, count: cycles)
         // pthread_join returns when the kernel clears the thread's id, a moment before /proc stops
         // listing the task; allow that moment (a leaked thread never goes away).
@@ -139,7 +138,7 @@ do {
             usleep(1000)
             waited += 1
         }
-        let after = (fds: entries("/proc/self/fd"), threads: entries("/proc/self/task"), monitors: monitorThreads())
+        let after = (fds: openDescriptors(), threads: threads(), monitors: monitorThreads())
         print("{\"fdsBefore\":\(before.fds),\"fdsAfter\":\(after.fds),\"threadsBefore\":\(before.threads),\"threadsAfter\":\(after.threads),"
             + "\"monitorThreadsBefore\":\(before.monitors),\"monitorThreadsAfter\":\(after.monitors)}")
     } else if once {
