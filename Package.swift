@@ -21,7 +21,9 @@ let package = Package(
         .target(name: "CNetlink"),
         .target(name: "NetReachability", dependencies: [.target(name: "CNetlink", condition: .when(platforms: [.linux]))]),
         .target(name: "Net", dependencies: ["NetCore", "NetTransport", "NetMultipart", "NetReachability"]),
-        .testTarget(name: "NetCoreTests", dependencies: ["NetCore"]),
+        // Shared by the test targets: a posix_spawn process runner and a seeded random generator.
+        .target(name: "NetTestSupport", path: "Tests/NetTestSupport"),
+        .testTarget(name: "NetCoreTests", dependencies: ["NetCore", "NetTestSupport"]),
         // Not a product: `.ci/run` builds it and checks with `ldd` what NetCore alone links.
         .executableTarget(name: "NetCoreLinkProbe", dependencies: ["NetCore"], path: "Tests/LinkProbes/NetCoreLinkProbe"),
         // Not a product: a daemon linking only NetReachability, run by the tests inside network
@@ -29,7 +31,7 @@ let package = Package(
         .executableTarget(name: "ReachabilityDaemon", dependencies: ["NetReachability"], path: "Tests/LinkProbes/ReachabilityDaemon"),
         .testTarget(name: "NetTests", dependencies: ["Net"]),
         // Depends on the daemon so `swift test` builds it: the namespace tests run it as a process.
-        .testTarget(name: "NetReachabilityTests", dependencies: ["NetReachability", "CNetlink", "ReachabilityDaemon"]),
+        .testTarget(name: "NetReachabilityTests", dependencies: ["NetReachability", "CNetlink", "ReachabilityDaemon", "NetTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import NetCore
+import NetTestSupport
 import Testing
 
 /// Runs rendered curl commands through the real `/bin/sh` with a fake `curl` on `PATH` that

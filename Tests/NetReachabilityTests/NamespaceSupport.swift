@@ -1,106 +1,10 @@
 import Foundation
+import NetTestSupport
 import Synchronization
 
 /// Why a kernel test could not set up its network namespace; the message says how to fix it.
 struct NamespaceUnavailable: Error, CustomStringConvertible {
     let description: String
-}
-
-struct CommandFailed: Error, CustomStringConvertible {
-    let description: String
-}
-
-/// A child process started with `posix_spawn` and reaped with `waitpid` by this code alone.
-/// (Foundation's `Process` on Linux was seen to miss a child's exit and spin in `waitUntilExit()`.)
-final class Subprocess {
-    let pid: pid_t
-    /// The read end of the child's standard output; ``drain(_:_:)`` reads and closes it.
-    let output: Int32
-    private var status: Int32?
-
-    init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws {
-        var pipeEnds: [Int32] = [0, 0]
-        guard pipe(&pipeEnds) == 0 else { throw CommandFailed(description: "pipe failed: errno \(errno)") }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
-        posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
-        posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        let environmentStrings = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { environmentStrings.forEach { free($0) } }
-        // Children inherit the signal mask, and libdispatch blocks signals on its threads: without
-        // this, a child never sees the SIGTERM that ends it.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var emptyMask = sigset_t()
-        sigemptyset(&emptyMask)
-        var allSignals = sigset_t()
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigmask(&attributes, &emptyMask)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var child = pid_t()
-        let result = posix_spawn(&child, executable, &actions, &attributes, argv, environmentStrings)
-        close(pipeEnds[1])
-        guard result == 0 else {
-            close(pipeEnds[0])
-            throw CommandFailed(description: "posix_spawn \(executable) failed: errno \(result)")
-        }
-        pid = child
-        output = pipeEnds[0]
-    }
-
-    /// Reads a child's standard output until it closes, calling `handle` with each chunk, then
-    /// closes it. Exactly one reader drains each child.
-    static func drain(_ output: Int32, _ handle: (Data) -> Void) {
-        defer { close(output) }
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = read(output, &buffer, buffer.count)
-            if count > 0 { handle(Data(buffer[0..<count])); continue }
-            if count < 0 && errno == EINTR { continue }
-            return
-        }
-    }
-
-    /// Waits for the child to exit and returns its exit status (128 + signal if killed).
-    @discardableResult
-    func wait() -> Int32 {
-        if let status { return status }
-        var raw: Int32 = 0
-        while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
-        let exited = raw & 0x7F == 0
-        let code = exited ? (raw >> 8) & 0xFF : 128 + (raw & 0x7F)
-        status = code
-        return code
-    }
-
-    func terminate() {
-        if status == nil { kill(pid, SIGTERM) }
-    }
-
-    deinit {
-        terminate()
-        wait()
-    }
-}
-
-/// Runs a command to completion and returns its standard output; throws if it fails.
-@discardableResult
-func run(_ executable: String, _ arguments: [String]) throws -> String {
-    let child = try Subprocess(executable, arguments)
-    var output = Data()
-    Subprocess.drain(child.output) { output.append($0) }
-    let status = child.wait()
-    guard status == 0 else {
-        throw CommandFailed(description: "\(executable) \(arguments.joined(separator: " ")) exited \(status): \(String(decoding: output, as: UTF8.self))")
-    }
-    return String(decoding: output, as: UTF8.self)
 }
 
 /// CLOCK_MONOTONIC in nanoseconds: the clock the daemon stamps its lines with.
@@ -126,17 +30,17 @@ final class NetworkNamespace {
         }
         self.ip = ip
         do {
-            try run(ip, ["netns", "add", name])
+            try runProcess(ip, ["netns", "add", name])
         } catch {
             throw NamespaceUnavailable(description: "`ip netns add` failed, so this machine cannot give the tests a network namespace: \(error)")
         }
     }
 
-    deinit { _ = try? run(ip, ["netns", "delete", name]) }
+    deinit { _ = try? runProcess(ip, ["netns", "delete", name]) }
 
     /// `ip -n <namespace> <arguments>`, split on spaces.
     func ip(_ command: String) throws {
-        try run(ip, ["-n", name] + command.split(separator: " ").map(String.init))
+        try runProcess(ip, ["-n", name] + command.split(separator: " ").map(String.init))
     }
 
     /// Many `ip` commands in one process (`ip -batch`), as fast as the kernel takes them.
@@ -144,7 +48,7 @@ final class NetworkNamespace {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-batch")
         try Data(commands.joined(separator: "\n").utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        try run(ip, ["-n", name, "-batch", file.path])
+        try runProcess(ip, ["-n", name, "-batch", file.path])
     }
 
     /// Runs a program inside the namespace (`ip netns exec`, which also mounts the namespace's sysfs).

@@ -1,4 +1,5 @@
 import Foundation
+import NetTestSupport
 import Testing
 
 /// The monitor against the real kernel: veth links in network namespaces created by the tests,
@@ -75,11 +76,11 @@ struct ReachabilityKernelTests {
         try namespace.batch((0..<1000).flatMap { _ in ["link set veth0 down", "link set veth0 up"] } + ["route replace default via 192.0.2.1 dev veth0 metric 7"])
         let all = try await daemon.settle()
         let final = try #require(all.last)
-        let truth = try JSONDecoder().decode(PathLine.self, from: Data(run(namespace.ip, ["netns", "exec", namespace.name, try daemonPath(), "--once"]).utf8))
+        let truth = try JSONDecoder().decode(PathLine.self, from: runProcess(namespace.ip, ["netns", "exec", namespace.name, try daemonPath(), "--once"]))
         #expect(final.sameState(as: truth), "final element \(final) differs from a fresh read \(truth)")
         #expect(final.reachable && final.ipv4 && final.gateways.map(\.metric) == [7])
         // The independent view: iproute2's own JSON for the default route.
-        let routes = try JSONSerialization.jsonObject(with: Data(run(namespace.ip, ["-n", namespace.name, "-j", "route", "show", "default"]).utf8)) as? [[String: Any]]
+        let routes = try JSONSerialization.jsonObject(with: runProcess(namespace.ip, ["-n", namespace.name, "-j", "route", "show", "default"])) as? [[String: Any]]
         #expect(routes?.first?["gateway"] as? String == final.gateways.first?.address)
         print("reachability burst: 2,000 link changes gave \(all.count - 1) elements after the first")
     }
@@ -87,9 +88,9 @@ struct ReachabilityKernelTests {
     @Test("Starting and stopping 100 times returns descriptors and threads to their baseline")
     func startStopCycles() throws {
         let namespace = try vethNamespace()
-        let output = try run(namespace.ip, ["netns", "exec", namespace.name, try daemonPath(), "--cycles", "100"])
+        let output = try runProcess(namespace.ip, ["netns", "exec", namespace.name, try daemonPath(), "--cycles", "100"])
         struct Counts: Decodable { let fdsBefore, fdsAfter, threadsBefore, threadsAfter, monitorThreadsBefore, monitorThreadsAfter: Int }
-        let counts = try JSONDecoder().decode(Counts.self, from: Data(output.utf8))
+        let counts = try JSONDecoder().decode(Counts.self, from: output)
         #expect(counts.fdsAfter == counts.fdsBefore)
         #expect(counts.monitorThreadsBefore == 0 && counts.monitorThreadsAfter == 0)
         // Swift's own pool may add a thread under load, never one per cycle.
