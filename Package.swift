@@ -13,6 +13,10 @@ let package = Package(
         .library(name: "NetMultipart", targets: ["NetMultipart"]),
         .library(name: "NetReachability", targets: ["NetReachability"]),
     ],
+    // Test-only peers: no library product depends on them, so SwiftPM never resolves them for users.
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    ],
     targets: [
         .target(name: "NetCore"),
         .target(name: "NetTransport", dependencies: ["NetCore"]),
@@ -30,6 +34,11 @@ let package = Package(
         // namespaces; `.ci/run` checks with `ldd` that it loads no Foundation library.
         .executableTarget(name: "ReachabilityDaemon", dependencies: ["NetReachability"], path: "Tests/LinkProbes/ReachabilityDaemon"),
         .testTarget(name: "NetTests", dependencies: ["Net"]),
+        // URLSessionTransport against a real HTTP server on 127.0.0.1; the session layer on StubTransport.
+        .testTarget(name: "NetTransportTests", dependencies: [
+            "NetTransport", "NetTestSupport",
+            .product(name: "Hummingbird", package: "hummingbird"),
+        ]),
         // Depends on the daemon so `swift test` builds it: the namespace tests run it as a process.
         .testTarget(name: "NetReachabilityTests", dependencies: ["NetReachability", "CNetlink", "ReachabilityDaemon", "NetTestSupport"]),
     ],

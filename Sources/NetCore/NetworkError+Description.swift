@@ -75,6 +75,8 @@ extension NetworkError.TransportFailure: CustomStringConvertible {
         case .connectionLost(let message): "connection lost: \(message)"
         case .cancelled: "cancelled"
         case .tls(let message): "TLS failure: \(message)"
+        case .tooManyRedirects(let limit, let lastURL): "more than \(limit) redirects; the last pointed to \(lastURL)"
+        case .cannotWriteBody(let path, let reason): "cannot write the response body to \(path): \(reason)"
         case .other(let message): message
         }
     }

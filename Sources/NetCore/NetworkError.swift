@@ -98,6 +98,10 @@ extension NetworkError {
         case cancelled
         /// The TLS handshake or certificate check failed.
         case tls(String)
+        /// The server redirected more times than the transport's limit allows; names the last URL.
+        case tooManyRedirects(limit: Int, lastURL: String)
+        /// The response body could not be written to its destination file.
+        case cannotWriteBody(path: String, reason: String)
         /// Any other transport failure, described.
         case other(String)
     }

@@ -1,0 +1,40 @@
+import Foundation
+import NetCore
+
+/// What a client sends after a 3xx, as RFC 9110 §15.4 and browsers do it.
+enum RedirectRule {
+    /// The request to send next, or `nil` when `head` is not a redirect that can be followed
+    /// (not 301/302/303/307/308, no `Location`, or a `Location` that is not http(s)).
+    static func nextRequest(after head: NetworkResponseHead, for request: NetworkRequest) -> NetworkRequest? {
+        let status = head.statusCode.rawValue
+        guard [301, 302, 303, 307, 308].contains(status),
+              let location = head.headers["Location"],
+              let target = URL(string: location, relativeTo: request.url)?.absoluteURL,
+              let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              target.host != nil else { return nil }
+        var next = request
+        next.url = target
+        // 303 always becomes GET; 301/302 turn POST into GET as every client does. 307/308 keep all.
+        let becomesGet = (status == 303 && request.httpMethod != .head)
+            || ((status == 301 || status == 302) && request.httpMethod == .post)
+        if becomesGet {
+            next.httpMethod = .get
+            next.body = .none
+            for name in ["Content-Type", "Content-Length", "Transfer-Encoding"] { next.headers.remove(name: name) }
+        }
+        if !sameOrigin(request.url, target) {
+            for name in ["Authorization", "Proxy-Authorization", "Cookie"] { next.headers.remove(name: name) }
+        }
+        return next
+    }
+
+    private static func sameOrigin(_ lhs: URL, _ rhs: URL) -> Bool {
+        lhs.scheme?.lowercased() == rhs.scheme?.lowercased()
+            && lhs.host?.lowercased() == rhs.host?.lowercased()
+            && effectivePort(lhs) == effectivePort(rhs)
+    }
+
+    private static func effectivePort(_ url: URL) -> Int? {
+        url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
+    }
+}

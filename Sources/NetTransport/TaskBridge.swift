@@ -1,0 +1,242 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import NetCore
+
+/// One URLSession task, from `resume()` to exactly one resumption of the waiting caller.
+///
+/// The caller is resumed by whichever comes first: URLSession completing, the calling task being
+/// cancelled, or the deadline passing. It never waits for URLSession to acknowledge a
+/// cancellation, because on Linux (Swift 6.3.1) a cancelled task may never complete.
+final class TaskBridge: Sendable {
+    private struct State: Sendable {
+        var continuation: CheckedContinuation<TransportResponse, any Error>?
+        var task: URLSessionTask?
+        var finished = false
+        var urlSessionCompleted = false
+        var head: NetworkResponseHead?
+        var body = Data()
+        var file: FileHandle?
+        var received: Int64 = 0
+        var deadlineTimer: Task<Void, Never>?
+    }
+
+    private let destination: TransportBodyDestination
+    private let progress: TransportProgressHandler?
+    private let request: NetworkRequest
+    private let state = Locked(State())
+
+    init(request: NetworkRequest, destination: TransportBodyDestination, progress: TransportProgressHandler?) {
+        self.request = request
+        self.destination = destination
+        self.progress = progress
+    }
+
+    /// Stores the continuation and starts `task`, unless the call already ended (cancelled
+    /// first); returns whether the task was started.
+    func start(_ task: URLSessionTask, continuation: CheckedContinuation<TransportResponse, any Error>, deadline: ContinuousClock.Instant) -> Bool {
+        let alreadyEnded = state.withLock { state -> Bool in
+            guard !state.finished else { return true }
+            state.continuation = continuation
+            state.task = task
+            return false
+        }
+        if alreadyEnded {
+            continuation.resume(throwing: CancellationError())
+            return false
+        }
+        let timer = Task { [weak self] in
+            guard (try? await Task.sleep(until: deadline, clock: .continuous)) != nil, let self else { return }
+            self.fail(NetworkError.transport(.timedOut("no complete response within \(self.timeoutText)")))
+        }
+        let endedMeanwhile = state.withLock { state -> Bool in
+            if !state.finished { state.deadlineTimer = timer }
+            return state.finished
+        }
+        if endedMeanwhile { timer.cancel() }
+        task.resume()
+        return true
+    }
+
+    private var timeoutText: String {
+        let timeout = request.timeout.map { "\($0)" } ?? "the default timeout"
+        return "\(timeout) (\(request.httpMethod) \(request.url.absoluteString))"
+    }
+
+    /// The response head arrived; opens the destination file if there is one.
+    func receive(_ response: URLResponse) {
+        guard let http = response as? HTTPURLResponse else {
+            fail(NetworkError.transport(.other("not an HTTP response from \(request.url.absoluteString)")))
+            return
+        }
+        let head = NetworkResponseHead(http, fallbackURL: request.url)
+        let openError = state.withLock { state -> (any Error)? in
+            guard !state.finished else { return nil }
+            state.head = head
+            state.body = Data()
+            state.received = 0
+            if case .file(let url) = destination {
+                do { state.file = try BodyFile.create(at: url) } catch { return error }
+            }
+            return nil
+        }
+        if let openError { fail(openError) }
+    }
+
+    /// Body bytes arrived: appended in memory or written straight to the file.
+    func receive(_ data: Data) {
+        let outcome = state.withLock { state -> Result<NetworkProgress?, any Error> in
+            guard !state.finished else { return .success(nil) }
+            do {
+                if let file = state.file {
+                    try BodyFile.write(data, to: file, path: destination.path)
+                } else {
+                    state.body.append(data)
+                }
+            } catch {
+                return .failure(error)
+            }
+            state.received += Int64(data.count)
+            return .success(NetworkProgress(direction: .download, completedBytes: state.received,
+                                            expectedBytes: state.head?.expectedContentLength))
+        }
+        switch outcome {
+        case .success(let report): if let report { progress?(report) }
+        case .failure(let error): fail(error)
+        }
+    }
+
+    /// Request body bytes went out.
+    func sent(total: Int64, expected: Int64) {
+        let finished = state.withLock { $0.finished }
+        guard !finished else { return }
+        progress?(NetworkProgress(direction: .upload, completedBytes: total, expectedBytes: expected > 0 ? expected : nil))
+    }
+
+    /// URLSession finished the task, with or without an error.
+    func complete(with error: (any Error)?) {
+        let outcome = state.withLock { state -> Result<TransportResponse, any Error>? in
+            state.urlSessionCompleted = true
+            guard !state.finished else { return nil }
+            if let error { return .failure(URLErrorMapping.networkError(for: error, request: request)) }
+            guard let head = state.head else {
+                return .failure(NetworkError.transport(.connectionLost("no response from \(request.url.absoluteString)")))
+            }
+            if let shortfall = Self.shortBody(head: head, received: state.received, method: request.httpMethod) {
+                return .failure(shortfall)
+            }
+            if let file = state.file {
+                do { try file.close() } catch {
+                    return .failure(NetworkError.transport(.cannotWriteBody(path: destination.path, reason: "\(error)")))
+                }
+                state.file = nil
+                if case .file(let url) = destination {
+                    return .success(TransportResponse(head: head, fileURL: url, bodyByteCount: state.received))
+                }
+            }
+            return .success(TransportResponse(head: head, body: state.body))
+        }
+        switch outcome {
+        case nil: return
+        case .failure(let failure): fail(failure)
+        case .success(let response):
+            let (continuation, timer) = state.withLock { state in
+                state.finished = true
+                defer { state.continuation = nil; state.deadlineTimer = nil; state.task = nil }
+                return (state.continuation, state.deadlineTimer)
+            }
+            timer?.cancel()
+            continuation?.resume(returning: response)
+        }
+    }
+
+    /// Ends the call with a response whose body URLSession withholds (an HTTP authentication
+    /// challenge on Linux); an empty destination file is still created for downloads.
+    func completeWithoutBody(_ response: URLResponse) {
+        receive(response)
+        let outcome = state.withLock { state -> Result<TransportResponse, any Error>? in
+            guard !state.finished, let head = state.head else { return nil }
+            state.finished = true
+            if let file = state.file {
+                state.file = nil
+                do { try file.close() } catch {
+                    return .failure(NetworkError.transport(.cannotWriteBody(path: destination.path, reason: "\(error)")))
+                }
+                if case .file(let url) = destination {
+                    return .success(TransportResponse(head: head, fileURL: url, bodyByteCount: 0))
+                }
+            }
+            return .success(TransportResponse(head: head, body: Data()))
+        }
+        guard let outcome else { return }
+        let (continuation, timer) = state.withLock { state in
+            defer { state.continuation = nil; state.deadlineTimer = nil }
+            return (state.continuation, state.deadlineTimer)
+        }
+        timer?.cancel()
+        switch outcome {
+        case .success(let response): continuation?.resume(returning: response)
+        case .failure(let error):
+            if case .file(let url) = destination { BodyFile.remove(url) }
+            continuation?.resume(throwing: error)
+        }
+    }
+
+    /// Ends the call with `error`: removes what was written, resumes the caller, stops the task.
+    func fail(_ error: any Error) {
+        let ended = state.withLock { state -> (CheckedContinuation<TransportResponse, any Error>?, URLSessionTask?, Task<Void, Never>?)? in
+            guard !state.finished else { return nil }
+            state.finished = true
+            if let file = state.file { try? file.close() }
+            state.file = nil
+            state.body = Data()
+            defer { state.continuation = nil; state.deadlineTimer = nil }
+            return (state.continuation, state.urlSessionCompleted ? nil : state.task, state.deadlineTimer)
+        }
+        guard let (continuation, task, timer) = ended else { return }
+        timer?.cancel()
+        if case .file(let url) = destination { BodyFile.remove(url) }
+        continuation?.resume(throwing: error)
+        if let task { stopLater(task) }
+    }
+
+    /// Cancels the URLSession task shortly, off this thread, unless it completes first.
+    ///
+    /// Cancelling a task that is completing at that moment can crash Foundation on Linux (6.3.1);
+    /// waiting 50 ms lets short exchanges finish on their own, so only long transfers, which are
+    /// not completing, are cancelled.
+    private func stopLater(_ task: URLSessionTask) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50)) { [self] in
+            let completed = state.withLock { state in
+                defer { state.task = nil }
+                return state.urlSessionCompleted
+            }
+            if !completed { task.cancel() }
+        }
+    }
+
+    /// An error when a body without content coding is shorter than its `Content-Length`.
+    private static func shortBody(head: NetworkResponseHead, received: Int64, method: NetworkHttpMethod) -> NetworkError? {
+        guard method != .head, head.statusCode != 204, head.statusCode != 304,
+              head.headers["Content-Encoding"] == nil,
+              let expected = head.expectedContentLength, received < expected else { return nil }
+        return .transport(.connectionLost("the body ended after \(received) of \(expected) bytes from \(head.url.absoluteString)"))
+    }
+}
+
+extension TransportBodyDestination {
+    /// The file path, or an empty string for memory.
+    var path: String {
+        if case .file(let url) = self { return url.path }
+        return ""
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, for Dispatch and Foundation.
+    var timeInterval: TimeInterval {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import NetCore
+
+/// Turns URLSession's errors into ``NetworkError`` so callers never see `URLError` codes.
+enum URLErrorMapping {
+    static func networkError(for error: any Error, request: NetworkRequest) -> any Error {
+        if error is NetworkError || error is CancellationError { return error }
+        let nsError = error as NSError
+        let target = "\(request.httpMethod) \(request.url.absoluteString)"
+        guard nsError.domain == NSURLErrorDomain else {
+            return NetworkError.transport(.other("\(target): \(nsError.localizedDescription)"))
+        }
+        let message = "\(target): \(nsError.localizedDescription) (URLError \(nsError.code))"
+        switch URLError.Code(rawValue: nsError.code) {
+        case .cancelled:
+            return NetworkError.transport(.cancelled)
+        case .timedOut:
+            return NetworkError.transport(.timedOut(message))
+        case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet,
+             .internationalRoamingOff, .dataNotAllowed, .callIsActive:
+            return NetworkError.transport(.cannotConnect(message))
+        case .networkConnectionLost, .badServerResponse, .zeroByteResource, .cannotParseResponse,
+             .cannotDecodeRawData, .cannotDecodeContentData, .resourceUnavailable:
+            return NetworkError.transport(.connectionLost(message))
+        case .secureConnectionFailed, .serverCertificateHasBadDate, .serverCertificateUntrusted,
+             .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
+             .clientCertificateRequired, .appTransportSecurityRequiresSecureConnection:
+            return NetworkError.transport(.tls(message))
+        case .badURL, .unsupportedURL:
+            // On Linux (Swift 6.3.1) URLSession refuses IPv6 literal hosts with badURL.
+            return NetworkError.transport(.other("\(message); URLSession on Linux cannot reach IPv6 literal hosts such as [::1]"))
+        default:
+            // libcurl's "transfer closed with N bytes remaining" arrives as an unknown (-1) code.
+            if nsError.localizedDescription.contains("transfer closed") {
+                return NetworkError.transport(.connectionLost(message))
+            }
+            return NetworkError.transport(.other(message))
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import NetCore
+
+extension NetworkResponseHead {
+    /// Reads status, headers and URL from URLSession's response.
+    ///
+    /// URLSession gives headers as a dictionary, so their order is lost; they are sorted by name
+    /// to keep it deterministic. Repeated fields arrive already joined with ", ".
+    init(_ response: HTTPURLResponse, fallbackURL: URL) {
+        var headers = NetworkHeaders()
+        let fields = response.allHeaderFields.compactMap { key, value -> (String, String)? in
+            guard let name = key as? String else { return nil }
+            return (name, value as? String ?? "\(value)")
+        }.sorted { $0.0.lowercased() < $1.0.lowercased() }
+        for (name, value) in fields {
+            // libcurl already parsed these lines, so no CR/LF can remain; a field that still fails
+            // validation is kept with its control characters replaced rather than lost.
+            if (try? headers.add(name: name, value: value)) == nil {
+                let cleaned = String(value.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : Character($0) })
+                try? headers.add(name: name, value: cleaned)
+            }
+        }
+        self.init(statusCode: HTTPCode(rawValue: response.statusCode), headers: headers, url: response.url ?? fallbackURL)
+    }
+}
+
+extension URLRequest {
+    /// The URLRequest for one exchange; the body is attached by the caller (data or file task).
+    ///
+    /// `timeoutInterval` is set past our own deadline: URLSession on Linux truncates it to whole
+    /// seconds and treats it as an idle timer, so the transport enforces the real limit itself.
+    init(_ request: NetworkRequest, deadline: ContinuousClock.Instant) {
+        self.init(url: request.url)
+        httpMethod = request.httpMethod.rawValue
+        let remaining = ContinuousClock.now.duration(to: deadline).timeInterval
+        timeoutInterval = max(1, remaining.rounded(.up) + 5)
+        var seen: [String: String] = [:]
+        var order: [String] = []
+        for header in request.headers {
+            let key = header.name.lowercased()
+            if let existing = seen[key] {
+                seen[key] = existing + ", " + header.value
+            } else {
+                seen[key] = header.value
+                order.append(header.name)
+            }
+        }
+        for name in order {
+            setValue(seen[name.lowercased()], forHTTPHeaderField: name)
+        }
+    }
+}

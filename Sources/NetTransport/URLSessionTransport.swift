@@ -1,0 +1,150 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import NetCore
+
+/// A ``Transport`` on URLSession (FoundationNetworking on Linux), built so that the Linux
+/// URLSession bugs measured on Swift 6.3.1 never reach callers:
+///
+/// - cancellation is bridged by Net itself: the caller gets `CancellationError` at once, and the
+///   URLSession task is stopped off-thread only if it has not completed (the async convenience
+///   APIs hang or crash when cancelled);
+/// - one long-lived session with a session delegate (a 401 without one hangs forever);
+/// - redirects are followed here, so 307 and 308 resend their body (URLSession sends 0 bytes);
+/// - the timeout is Net's own deadline for the whole exchange: 0.5 s means 0.5 s, where
+///   URLSession truncates to whole seconds;
+/// - downloads are written by Net to the destination file (URLSession's download temp files are
+///   never deleted on Linux), and removed on every failure, including cancellation;
+/// - file bodies are streamed from disk; streamed bodies are spooled to a temporary file first,
+///   which is deleted on every path.
+///
+/// Create one per process (or per configuration) and share it: it keeps connections alive.
+/// Cookies and URLSession's own cache are off, so responses depend only on the request.
+public final class URLSessionTransport: Transport {
+    /// The settings this transport was created with.
+    public let configuration: Configuration
+    private let session: URLSession
+    private let delegate: SessionDelegate
+
+    /// Creates a transport with its own URLSession.
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        let delegate = SessionDelegate()
+        let sessionConfiguration = URLSessionConfiguration.default
+        sessionConfiguration.httpCookieStorage = nil
+        sessionConfiguration.httpShouldSetCookies = false
+        sessionConfiguration.urlCache = nil
+        sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        sessionConfiguration.httpMaximumConnectionsPerHost = configuration.maximumConnectionsPerHost
+        self.delegate = delegate
+        self.session = URLSession(configuration: sessionConfiguration, delegate: delegate, delegateQueue: nil)
+    }
+
+    deinit {
+        // URLSession keeps its delegate (and itself) alive until invalidated.
+        session.finishTasksAndInvalidate()
+    }
+
+    /// Sends `request`, following redirects as ``Configuration/redirectPolicy`` says.
+    public func send(
+        _ request: NetworkRequest,
+        to destination: TransportBodyDestination,
+        progress: TransportProgressHandler?
+    ) async throws -> TransportResponse {
+        try request.validate()
+        try Task.checkCancellation()
+        let deadline = ContinuousClock.now + (request.timeout ?? configuration.timeout)
+        var upload = try await UploadSource.prepare(request.body, spoolDirectory: configuration.temporaryDirectory)
+        defer { upload.removeSpooledFile() }
+        var current = request
+        current.setDefaultContentType()
+        var redirectCount = 0
+        while true {
+            let response = try await exchange(current, upload: upload, destination: destination,
+                                              deadline: deadline, progress: progress)
+            guard case .follow(let limit) = configuration.redirectPolicy,
+                  let next = RedirectRule.nextRequest(after: response.head, for: current) else {
+                return response
+            }
+            if let file = response.fileURL { BodyFile.remove(file) }
+            guard redirectCount < limit else {
+                throw NetworkError.transport(.tooManyRedirects(limit: limit, lastURL: next.url.absoluteString))
+            }
+            redirectCount += 1
+            if next.body.isNone { upload.dropBody() }
+            current = next
+        }
+    }
+
+    private func exchange(
+        _ request: NetworkRequest,
+        upload: UploadSource,
+        destination: TransportBodyDestination,
+        deadline: ContinuousClock.Instant,
+        progress: TransportProgressHandler?
+    ) async throws -> TransportResponse {
+        let urlRequest = URLRequest(request, deadline: deadline)
+        let task: URLSessionTask = switch upload {
+        case .none: session.dataTask(with: urlRequest)
+        case .data(let data): session.uploadTask(with: urlRequest, from: data)
+        case .file(let url, _): session.uploadTask(with: urlRequest, fromFile: url)
+        }
+        let bridge = TaskBridge(request: request, destination: destination, progress: progress)
+        delegate.register(bridge, for: task)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                if !bridge.start(task, continuation: continuation, deadline: deadline) {
+                    delegate.unregister(task)
+                }
+            }
+        } onCancel: {
+            bridge.fail(CancellationError())
+        }
+    }
+}
+
+extension URLSessionTransport {
+    /// How a ``URLSessionTransport`` behaves.
+    public struct Configuration: Sendable {
+        /// The limit for a whole exchange (redirects included) when a request sets no
+        /// ``NetworkRequest/timeout``. Sixty seconds by default.
+        public var timeout: Duration
+        /// Whether and how far redirects are followed. `.follow(limit: 10)` by default.
+        public var redirectPolicy: RedirectPolicy
+        /// Connections URLSession may open to one host. Eight by default.
+        public var maximumConnectionsPerHost: Int
+        /// Where streamed bodies are spooled before upload. The system's temporary directory by default.
+        public var temporaryDirectory: URL
+
+        /// Creates a configuration; every parameter has the default described on its property.
+        public init(
+            timeout: Duration = .seconds(60),
+            redirectPolicy: RedirectPolicy = .follow(limit: 10),
+            maximumConnectionsPerHost: Int = 8,
+            temporaryDirectory: URL = FileManager.default.temporaryDirectory
+        ) {
+            self.timeout = timeout
+            self.redirectPolicy = redirectPolicy
+            self.maximumConnectionsPerHost = max(1, maximumConnectionsPerHost)
+            self.temporaryDirectory = temporaryDirectory
+        }
+    }
+
+    /// Whether a transport follows redirects.
+    public enum RedirectPolicy: Sendable, Hashable {
+        /// Follow up to `limit` redirects; one more is ``NetworkError/TransportFailure/tooManyRedirects(limit:lastURL:)``.
+        case follow(limit: Int)
+        /// Return 3xx responses to the caller as they are.
+        case doNotFollow
+    }
+}
+
+extension NetworkRequest {
+    /// A body without a `Content-Type` is sent as `application/octet-stream`; libcurl would
+    /// otherwise label it `application/x-www-form-urlencoded`.
+    mutating func setDefaultContentType() {
+        guard !body.isNone, !headers.contains(name: "Content-Type") else { return }
+        try? headers.add(name: "Content-Type", value: "application/octet-stream")
+    }
+}

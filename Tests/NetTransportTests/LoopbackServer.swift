@@ -1,0 +1,153 @@
+import Foundation
+import Hummingbird
+import HTTPTypes
+import NIOCore
+import NetTestSupport
+
+/// A real HTTP/1.1 server on 127.0.0.1 (Hummingbird), started once per test process.
+///
+/// Routes:
+/// - `/echo` (any method): JSON ``EchoReply`` describing what arrived, body checksum included;
+/// - `/bytes/:n`: `n` bytes of ``LoopbackServer/pattern(count:)`` with a Content-Length;
+/// - `/status/:code`: that status; `?www-authenticate=` adds the header;
+/// - `/redirect/:code?to=PATH`: that status with a Location;
+/// - `/delay/:ms`: answers "done" after `ms` milliseconds;
+/// - `/stall-body/:ms`: sends the head and 10 bytes, then waits `ms` before the last 10;
+/// - `/truncated`: declares 1,000 bytes, sends 100 and closes the connection;
+/// - `/gzip`: ``LoopbackServer/gzipText`` compressed, with `Content-Encoding: gzip`;
+/// - `/headers`: a repeated field and a non-ASCII value.
+actor LoopbackServer {
+    static let shared = LoopbackServer()
+    static let gzipText = String(repeating: "Net decompresses gzip bodies. ", count: 200)
+
+    private var started: Task<URL, any Error>?
+
+    /// The server's base URL, starting it on first use.
+    func baseURL() async throws -> URL {
+        if let started { return try await started.value }
+        let task = Task { try await Self.start() }
+        started = task
+        return try await task.value
+    }
+
+    /// Deterministic bytes for bodies: position modulo 251.
+    static func pattern(count: Int) -> Data {
+        Data((0..<count).map { UInt8($0 % 251) })
+    }
+
+    /// 64-bit FNV-1a: the server and the tests agree on body contents without sending them back.
+    static func checksum<Bytes: Sequence>(_ bytes: Bytes) -> UInt64 where Bytes.Element == UInt8 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return hash
+    }
+
+    private static func start() async throws -> URL {
+        let gzipped = try runProcess("/bin/gzip", ["-c", "-n"], input: Data(gzipText.utf8))
+        let router = Router()
+        router.on("/echo", method: .get) { request, _ in try await echo(request) }
+        for method in [HTTPRequest.Method.post, .put, .patch, .delete, .head, .options] {
+            router.on("/echo", method: method) { request, _ in try await echo(request) }
+        }
+        router.on("/echo", method: HTTPRequest.Method("PROPFIND")!) { request, _ in try await echo(request) }
+        router.get("/bytes/:n") { _, context in
+            let count = try context.parameters.require("n", as: Int.self)
+            return Response(status: .ok, headers: [.contentType: "application/octet-stream"],
+                            body: ResponseBody(byteBuffer: ByteBuffer(bytes: pattern(count: count))))
+        }
+        router.on("/status/:code", method: .get) { request, context in try status(request, context) }
+        router.on("/status/:code", method: .post) { request, context in try status(request, context) }
+        for method in [HTTPRequest.Method.get, .post, .put, .head] {
+            router.on("/redirect/:code", method: method) { request, context in
+                let code = try context.parameters.require("code", as: Int.self)
+                let target = request.uri.queryParameters.get("to") ?? "/echo"
+                return Response(status: HTTPResponse.Status(code: code), headers: [.location: target])
+            }
+        }
+        router.get("/delay/:ms") { _, context in
+            let milliseconds = try context.parameters.require("ms", as: Int.self)
+            try await Task.sleep(for: .milliseconds(milliseconds))
+            return "done"
+        }
+        router.get("/stall-body/:ms") { _, context in
+            let milliseconds = try context.parameters.require("ms", as: Int.self)
+            return Response(status: .ok, headers: [.contentLength: "20"], body: ResponseBody { writer in
+                try await writer.write(ByteBuffer(bytes: pattern(count: 10)))
+                try await Task.sleep(for: .milliseconds(milliseconds))
+                try await writer.write(ByteBuffer(bytes: pattern(count: 10)))
+                try await writer.finish(nil)
+            })
+        }
+        router.get("/truncated") { _, _ in
+            Response(status: .ok, headers: [.contentLength: "1000"], body: ResponseBody { writer in
+                try await writer.write(ByteBuffer(bytes: pattern(count: 100)))
+                throw HTTPError(.internalServerError)
+            })
+        }
+        router.get("/gzip") { _, _ in
+            Response(status: .ok, headers: [.contentEncoding: "gzip", .contentType: "text/plain"],
+                     body: ResponseBody(byteBuffer: ByteBuffer(bytes: gzipped)))
+        }
+        router.get("/headers") { _, _ in
+            var headers = HTTPFields()
+            headers.append(HTTPField(name: HTTPField.Name("X-Multi")!, value: "first"))
+            headers.append(HTTPField(name: HTTPField.Name("X-Multi")!, value: "second"))
+            headers.append(HTTPField(name: HTTPField.Name("X-Unicode")!, value: "café"))
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: "ok")))
+        }
+        let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) })
+        Task { try await app.runService(gracefulShutdownSignals: []) }
+        var iterator = stream.makeAsyncIterator()
+        guard let port = await iterator.next(), port > 0 else { throw CommandFailed(description: "server did not start") }
+        guard let url = URL(string: "http://127.0.0.1:\(port)") else { throw CommandFailed(description: "bad port \(port)") }
+        return url
+    }
+
+    private static func status(_ request: Request, _ context: BasicRequestContext) throws -> Response {
+        let code = try context.parameters.require("code", as: Int.self)
+        var headers = HTTPFields()
+        if let challenge = request.uri.queryParameters.get("www-authenticate") {
+            headers[.wwwAuthenticate] = challenge
+        }
+        if let retryAfter = request.uri.queryParameters.get("retry-after") {
+            headers[.retryAfter] = retryAfter
+        }
+        return Response(status: HTTPResponse.Status(code: code), headers: headers,
+                        body: ResponseBody(byteBuffer: ByteBuffer(string: "status \(code)")))
+    }
+
+    private static func echo(_ request: Request) async throws -> Response {
+        var request = request
+        let body = try await request.collectBody(upTo: 512 * 1024 * 1024)
+        let bytes = body.readableBytesView
+        let reply = EchoReply(
+            method: request.method.rawValue,
+            uri: request.uri.description,
+            headers: request.headers.map { [$0.name.rawName, $0.value] },
+            bodyLength: bytes.count,
+            bodyChecksum: checksum(bytes),
+            bodyPrefix: String(decoding: bytes.prefix(256), as: UTF8.self))
+        let json = try JSONEncoder().encode(reply)
+        return Response(status: .ok, headers: [.contentType: "application/json"],
+                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: json)))
+    }
+}
+
+/// What `/echo` saw.
+struct EchoReply: Codable, Sendable {
+    var method: String
+    var uri: String
+    var headers: [[String]]
+    var bodyLength: Int
+    var bodyChecksum: UInt64
+    var bodyPrefix: String
+
+    /// Every value of the header `name` (case-insensitive), in order.
+    func values(_ name: String) -> [String] {
+        headers.filter { $0[0].lowercased() == name.lowercased() }.map { $0[1] }
+    }
+}
