@@ -1,0 +1,145 @@
+import Foundation
+import NetCore
+import NetTransport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite("URLSessionTransport: timeouts, refused and broken connections, cancellation, temp files")
+struct URLSessionTransportFailureTests {
+    let transport = TransportTest.transport
+
+    @Test("a 0.5 s timeout fires near 0.5 s, before the head and in the middle of the body", arguments: ["/delay/3000", "/stall-body/3000"])
+    func halfSecondTimeout(path: String) async throws {
+        let request = try await TransportTest.request(path, timeout: .milliseconds(500))
+        let started = ContinuousClock.now
+        let error = await #expect(throws: NetworkError.self) { _ = try await transport.send(request) }
+        let elapsed = ContinuousClock.now - started
+        guard case .timedOut = error.flatMap(TransportTest.transportFailure) else {
+            Issue.record("expected timedOut, got \(String(describing: error))")
+            return
+        }
+        #expect(elapsed >= .milliseconds(480))
+        #expect(elapsed < .milliseconds(1_200))
+    }
+
+    @Test("a refused connection is cannotConnect")
+    func refused() async throws {
+        let port = try Self.closedPort()
+        let request = try NetworkRequest(url: "http://127.0.0.1:\(port)/")
+        let error = await #expect(throws: NetworkError.self) { _ = try await transport.send(request) }
+        guard case .cannotConnect = error.flatMap(TransportTest.transportFailure) else {
+            Issue.record("expected cannotConnect, got \(String(describing: error))")
+            return
+        }
+    }
+
+    @Test("a server closing mid-body is connectionLost, and leaves no file")
+    func truncated() async throws {
+        let request = try await TransportTest.request("/truncated")
+        let inMemory = await #expect(throws: NetworkError.self) { _ = try await transport.send(request) }
+        guard case .connectionLost = inMemory.flatMap(TransportTest.transportFailure) else {
+            Issue.record("expected connectionLost, got \(String(describing: inMemory))")
+            return
+        }
+        let directory = try TransportTest.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        await #expect(throws: NetworkError.self) {
+            _ = try await transport.send(request, to: .file(directory.appendingPathComponent("body")), progress: nil)
+        }
+        #expect(try TransportTest.contents(of: directory) == [])
+    }
+
+    @Test("cancelling 100 in-flight requests: no hang, no crash, every one ends as cancelled")
+    func cancelHundred() async throws {
+        let request = try await TransportTest.request("/delay/5000")
+        let tasks = (0..<100).map { _ in
+            Task { try await transport.send(request) }
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        let started = ContinuousClock.now
+        for task in tasks { task.cancel() }
+        var cancelled = 0
+        for task in tasks {
+            do { _ = try await task.value } catch is CancellationError { cancelled += 1 } catch {
+                Issue.record("unexpected \(error)")
+            }
+        }
+        #expect(cancelled == 100)
+        #expect(ContinuousClock.now - started < .seconds(2))
+        // The transport is still usable afterwards.
+        #expect(try await transport.send(try await TransportTest.request("/echo")).head.statusCode == 200)
+    }
+
+    @Test("no temporary file survives: downloads cancelled mid-body, failed uploads, spooled streams")
+    func noTemporaryFiles() async throws {
+        let spool = try TransportTest.makeDirectory()
+        let downloads = try TransportTest.makeDirectory()
+        defer {
+            try? FileManager.default.removeItem(at: spool)
+            try? FileManager.default.removeItem(at: downloads)
+        }
+        let spooling = URLSessionTransport(configuration: .init(temporaryDirectory: spool))
+
+        // Cancelled while the body is stalled half-way.
+        let stalled = try await TransportTest.request("/stall-body/5000")
+        let task = Task { try await spooling.send(stalled, to: .file(downloads.appendingPathComponent("a")), progress: nil) }
+        try await Task.sleep(for: .milliseconds(300))
+        task.cancel()
+        await #expect(throws: CancellationError.self) { _ = try await task.value }
+
+        // A streamed upload that succeeds, one the server never gets (refused), one that times out.
+        let stream = NetworkBodyStream(chunks: [Data(repeating: 7, count: 100_000)])
+        _ = try await spooling.send(try await TransportTest.request("/echo", method: .post, body: .stream(stream)))
+        let refused = try NetworkRequest(url: "http://127.0.0.1:\(try Self.closedPort())/", httpMethod: .post, body: .stream(stream))
+        await #expect(throws: NetworkError.self) { _ = try await spooling.send(refused) }
+        let slow = try await TransportTest.request("/delay/2000", body: .stream(stream), timeout: .milliseconds(200))
+        await #expect(throws: NetworkError.self) {
+            _ = try await spooling.send(slow, to: .file(downloads.appendingPathComponent("b")), progress: nil)
+        }
+        // A stream that lies about its length fails before sending, and leaves nothing either.
+        let lying = NetworkBodyStream(length: 10) { AsyncStream { $0.yield(Data(count: 3)); $0.finish() } }
+        await #expect(throws: NetworkError.self) {
+            _ = try await spooling.send(try await TransportTest.request("/echo", method: .post, body: .stream(lying)))
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(try TransportTest.contents(of: spool) == [])
+        #expect(try TransportTest.contents(of: downloads) == [])
+    }
+
+    @Test("progress: download reports climb to the Content-Length, upload reports to the body size")
+    func progress() async throws {
+        let count = 1 << 20
+        let downloads = Collected<NetworkProgress>()
+        _ = try await transport.send(try await TransportTest.request("/bytes/\(count)"), to: .memory) { downloads.append($0) }
+        let received = downloads.values.filter { $0.direction == .download }
+        #expect(received.count > 1)
+        #expect(received.map(\.completedBytes) == received.map(\.completedBytes).sorted())
+        #expect(received.last == NetworkProgress(direction: .download, completedBytes: Int64(count), expectedBytes: Int64(count)))
+
+        let uploads = Collected<NetworkProgress>()
+        let body = NetworkRequestBody.data(Data(count: count))
+        _ = try await transport.send(try await TransportTest.request("/echo", method: .post, body: body), to: .memory) { uploads.append($0) }
+        let sent = uploads.values.filter { $0.direction == .upload }
+        #expect(sent.last?.completedBytes == Int64(count))
+        #expect(sent.last?.fractionCompleted == 1)
+    }
+
+    /// A loopback port with nothing listening: bound, read, closed.
+    static func closedPort() throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(descriptor, pointer, length) == 0 && getsockname(descriptor, pointer, &length) == 0
+            }
+        }
+        guard bound else { throw NetworkError.transport(.other("cannot bind a probe socket")) }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
