@@ -1,0 +1,96 @@
+import NetCore
+
+/// Signs requests with a credential and refreshes it when the server answers 401, once for any
+/// number of concurrent 401s.
+///
+/// - Every request is signed with the current credential (the header ``header`` builds). With no
+///   credential yet, the first request fetches one.
+/// - A 401 on a request signed with the current credential starts a refresh; 401s arriving while
+///   it runs wait for the same refresh. A 401 on a request signed with an older credential is
+///   simply retried, signed anew.
+/// - When the refresh throws, every waiting request fails with that same error.
+/// - More than ``RefreshWindow/maximumRefreshes`` refreshes within ``RefreshWindow/interval``
+///   throws ``AuthenticationError/excessiveRefresh(count:within:)``: a server that rejects every
+///   new credential cannot make the client loop.
+public struct AuthenticationInterceptor<Credential: Sendable>: NetworkInterceptor {
+    /// Builds the header that carries a credential, such as `Authorization: Bearer …`.
+    public let header: @Sendable (Credential) -> NetworkHeader
+    /// Tells whether a response rejects the credential; a 401 by default.
+    public let isUnauthorized: @Sendable (NetworkResponseHead) -> Bool
+    private let store: CredentialStore<Credential>
+
+    /// Creates the interceptor.
+    ///
+    /// - Parameters:
+    ///   - credential: the credential to start with, or `nil` to fetch one before the first request.
+    ///   - refreshWindow: the refresh loop guard.
+    ///   - header: builds the header carrying a credential.
+    ///   - isUnauthorized: tells whether a response rejects the credential.
+    ///   - refresh: fetches a new credential, given the one the server rejected (if any).
+    public init(
+        credential: Credential?,
+        refreshWindow: RefreshWindow = RefreshWindow(),
+        header: @escaping @Sendable (Credential) -> NetworkHeader,
+        isUnauthorized: @escaping @Sendable (NetworkResponseHead) -> Bool = { $0.statusCode == .unauthorized },
+        refresh: @escaping @Sendable (_ rejected: Credential?) async throws -> Credential
+    ) {
+        self.header = header
+        self.isUnauthorized = isUnauthorized
+        self.store = CredentialStore(credential: credential, window: refreshWindow, refresh: refresh)
+    }
+
+    /// The credential requests are signed with now (after any refresh in progress).
+    public func credential() async throws -> Credential {
+        try await store.current()
+    }
+
+    /// How many refreshes have succeeded so far.
+    public func refreshCount() async -> Int {
+        await store.refreshCount
+    }
+
+    /// Signs `request` with the current credential, waiting for a refresh in progress.
+    public func interceptRequest(_ request: NetworkRequest) async throws -> NetworkRequest {
+        let field = header(try await store.current())
+        var signed = request
+        try signed.headers.set(name: field.name, value: field.value)
+        return signed
+    }
+
+    /// On a 401, refreshes (once for all concurrent 401s) and retries the request.
+    public func interceptResponse(
+        _ request: NetworkRequest, retryNumber: Int, result: Result<NetworkSessionInterception, any Error>
+    ) async throws -> NetworkSessionInterceptionResult {
+        guard case .success(let interception) = result, isUnauthorized(interception.response) else { return .nothing }
+        try await store.refreshAfterRejection(of: request, header: header)
+        return .retry(request)
+    }
+}
+
+/// The refresh loop guard of an ``AuthenticationInterceptor``.
+public struct RefreshWindow: Sendable, Hashable {
+    /// The window refreshes are counted in. 30 s by default.
+    public var interval: Duration
+    /// The most refreshes allowed within ``interval``. Five by default.
+    public var maximumRefreshes: Int
+
+    /// Creates a guard.
+    public init(interval: Duration = .seconds(30), maximumRefreshes: Int = 5) {
+        self.interval = interval
+        self.maximumRefreshes = max(1, maximumRefreshes)
+    }
+}
+
+/// Why an ``AuthenticationInterceptor`` gave up.
+public enum AuthenticationError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The credential was refreshed `count` times within `within`: the server keeps rejecting it.
+    case excessiveRefresh(count: Int, within: Duration)
+
+    /// A readable account of the failure.
+    public var description: String {
+        switch self {
+        case .excessiveRefresh(let count, let within):
+            "the credential was refreshed \(count) times within \(within) and is still rejected"
+        }
+    }
+}

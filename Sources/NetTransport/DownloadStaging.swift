@@ -1,0 +1,47 @@
+import Foundation
+import NetCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where one attempt of a download writes: a hidden file next to the destination, renamed onto
+/// it only when the response is final, so the destination never holds a partial or a
+/// discarded attempt's body. `rename(2)` in one directory is atomic.
+struct DownloadStaging {
+    let destination: TransportBodyDestination
+    private let finalURL: URL?
+
+    init(call: SessionCall) {
+        guard case .download(let url) = call else {
+            destination = .memory
+            finalURL = nil
+            return
+        }
+        let staging = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).net-\(UUID().uuidString).part")
+        destination = .file(staging)
+        finalURL = url
+    }
+
+    /// Removes this attempt's file, if any.
+    func discard() {
+        if case .file(let staging) = destination { BodyFile.remove(staging) }
+    }
+
+    /// Returns the final result, moving a downloaded body onto its destination first.
+    func complete(_ result: Result<NetworkSessionInterception, any Error>) throws -> NetworkSessionInterception {
+        guard case .file(let staging) = destination, let finalURL else { return try result.get() }
+        guard case .success(.download(let response)) = result else {
+            discard()
+            return try result.get()
+        }
+        guard rename(staging.path, finalURL.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            discard()
+            throw NetworkError.transport(.cannotWriteBody(path: finalURL.path, reason: reason))
+        }
+        return .download(NetworkDownloadResponse(url: finalURL, response: response.response, originalRequest: response.originalRequest))
+    }
+}

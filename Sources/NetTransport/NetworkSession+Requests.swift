@@ -1,0 +1,82 @@
+import Foundation
+import NetCore
+
+/// Where a session call reports progress: the continuation of an `AsyncStream` you create before
+/// the call, so no early event is lost. The session finishes the stream when the call returns.
+///
+/// ```swift
+/// let (events, progress) = AsyncStream.makeStream(of: NetworkProgress.self)
+/// async let response = session.requestDownload(for: url, progress: progress)
+/// for await event in events { print(event.fractionCompleted ?? 0) }
+/// ```
+public typealias NetworkProgressReporter = AsyncStream<NetworkProgress>.Continuation
+
+extension NetworkSession {
+    /// Sends `request` and returns the response with its body in memory.
+    public func requestData(for request: any NetworkRequestConvertible, progress: NetworkProgressReporter? = nil) async throws -> NetworkDataResponse {
+        defer { progress?.finish() }
+        guard case .data(let response) = try await perform(request, call: .data, progress: progress) else {
+            throw SessionCall.mismatch
+        }
+        return response
+    }
+
+    /// Sends a GET to the URL in `str` and returns the response with its body in memory.
+    public func requestData(for str: String, progress: NetworkProgressReporter? = nil) async throws -> NetworkDataResponse {
+        try await requestData(for: str as any NetworkRequestConvertible, progress: progress)
+    }
+
+    /// Sends `request` and writes the response body to a file.
+    ///
+    /// The body lands at `destination` atomically, replacing any file there, once the response is
+    /// final (after interceptors and retries): never a partial file. Without a destination, a new
+    /// file in the temporary directory is used, which is yours to move or delete.
+    public func requestDownload(
+        for request: any NetworkRequestConvertible, to destination: URL? = nil, progress: NetworkProgressReporter? = nil
+    ) async throws -> NetworkDownloadResponse {
+        defer { progress?.finish() }
+        let target = destination ?? FileManager.default.temporaryDirectory.appendingPathComponent("net-download-\(UUID().uuidString)")
+        guard case .download(let response) = try await perform(request, call: .download(target), progress: progress) else {
+            throw SessionCall.mismatch
+        }
+        return response
+    }
+
+    /// Sends a GET to the URL in `str` and writes the response body to a file; see ``requestDownload(for:to:progress:)-(any NetworkRequestConvertible,_,_)``.
+    public func requestDownload(for str: String, to destination: URL? = nil, progress: NetworkProgressReporter? = nil) async throws -> NetworkDownloadResponse {
+        try await requestDownload(for: str as any NetworkRequestConvertible, to: destination, progress: progress)
+    }
+
+    /// Sends `request` with `bodyData` as its body (replacing any body it had).
+    public func requestUpload(for request: any NetworkRequestConvertible, from bodyData: Data, progress: NetworkProgressReporter? = nil) async throws -> NetworkUploadResponse {
+        try await upload(request, body: .data(bodyData), progress: progress)
+    }
+
+    /// Sends a POST to the URL in `str` with `bodyData` as its body.
+    public func requestUpload(for str: String, from bodyData: Data, progress: NetworkProgressReporter? = nil) async throws -> NetworkUploadResponse {
+        try await upload(try NetworkRequest(url: str, httpMethod: .post), body: .data(bodyData), progress: progress)
+    }
+
+    /// Sends `request` with the file at `fileURL` as its body, streamed from disk.
+    public func requestUpload(for request: any NetworkRequestConvertible, fromFile fileURL: URL, progress: NetworkProgressReporter? = nil) async throws -> NetworkUploadResponse {
+        try await upload(request, body: .file(fileURL), progress: progress)
+    }
+
+    /// Sends a POST to the URL in `str` with the file at `fileURL` as its body.
+    public func requestUpload(for str: String, fromFile fileURL: URL, progress: NetworkProgressReporter? = nil) async throws -> NetworkUploadResponse {
+        try await upload(try NetworkRequest(url: str, httpMethod: .post), body: .file(fileURL), progress: progress)
+    }
+
+    /// Sends `request` with the body it already has (a multipart form, a stream, a file).
+    public func requestUpload(for request: any NetworkRequestConvertible, progress: NetworkProgressReporter? = nil) async throws -> NetworkUploadResponse {
+        try await upload(request, body: nil, progress: progress)
+    }
+
+    private func upload(_ request: any NetworkRequestConvertible, body: NetworkRequestBody?, progress: NetworkProgressReporter?) async throws -> NetworkUploadResponse {
+        defer { progress?.finish() }
+        guard case .upload(let response) = try await perform(request, call: .upload(body), progress: progress) else {
+            throw SessionCall.mismatch
+        }
+        return response
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+import NetCore
+
+/// A response that reached the session, handed to ``NetworkSession/interceptResponse(networkSession:originalRequest:retryNumber:result:)``.
+public enum NetworkSessionInterception: Sendable {
+    /// A response held in memory.
+    case data(NetworkDataResponse)
+    /// A response written to a file.
+    case download(NetworkDownloadResponse)
+    /// The reply to an upload.
+    case upload(NetworkUploadResponse)
+
+    /// Status, headers and final URL, whatever the kind.
+    public var response: NetworkResponseHead {
+        switch self {
+        case .data(let response): response.response
+        case .download(let response): response.response
+        case .upload(let response): response.response
+        }
+    }
+
+    /// The status code, whatever the kind.
+    public var statusCode: HTTPCode { response.statusCode }
+}
+
+/// What an interceptor decides after seeing a response or an error.
+public enum NetworkSessionInterceptionResult: Sendable {
+    /// Hand the result to the caller as it is.
+    case nothing
+    /// Send this request now (it goes through `interceptRequest` again).
+    case retry(any NetworkRequestConvertible)
+    /// Wait `delay`, then send this request; cancelling the caller's task ends the wait.
+    case retryAfter(Duration, any NetworkRequestConvertible)
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+/// Reads a `Retry-After` value (RFC 9110 §10.2.3): delay-seconds or an HTTP-date in any of the
+/// three formats servers send (IMF-fixdate, RFC 850, asctime).
+public enum RetryAfter {
+    /// The wait the value asks for, measured from `now`; a date in the past is zero. `nil` when
+    /// the value is neither a number of seconds nor a date.
+    public static func delay(from value: String, now: Date = Date()) -> Duration? {
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        if !trimmed.isEmpty, trimmed.allSatisfy(\.isASCII), trimmed.allSatisfy(\.isNumber) {
+            // Very long numbers are clamped rather than refused: they all mean "not soon".
+            return .seconds(Int64(trimmed.prefix(12)) ?? 0)
+        }
+        guard let date = httpDate(trimmed) else { return nil }
+        let seconds = date.timeIntervalSince(now)
+        return seconds > 0 ? .milliseconds(Int64((seconds * 1000).rounded(.up))) : .zero
+    }
+
+    /// Parses an HTTP-date; always GMT.
+    public static func httpDate(_ text: String) -> Date? {
+        let tokens = text.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
+        let day: Int?, month: Int?, year: Int?, time: String
+        switch tokens.count {
+        case 6 where tokens[5] == "GMT":
+            // IMF-fixdate: Sun, 06 Nov 1994 08:49:37 GMT
+            (day, month, year, time) = (Int(tokens[1]), monthNumber(tokens[2]), Int(tokens[3]), tokens[4])
+        case 4 where tokens[3] == "GMT":
+            // RFC 850: Sunday, 06-Nov-94 08:49:37 GMT (two-digit year: 70-99 are 19xx)
+            let parts = tokens[1].split(separator: "-").map(String.init)
+            guard parts.count == 3, let shortYear = Int(parts[2]) else { return nil }
+            (day, month, year, time) = (Int(parts[0]), monthNumber(parts[1]), shortYear < 70 ? 2000 + shortYear : 1900 + shortYear, tokens[2])
+        case 5:
+            // asctime: Sun Nov  6 08:49:37 1994
+            (day, month, year, time) = (Int(tokens[2]), monthNumber(tokens[1]), Int(tokens[4]), tokens[3])
+        default:
+            return nil
+        }
+        let clock = time.split(separator: ":").compactMap { Int($0) }
+        guard let day, let month, let year, clock.count == 3, (1...31).contains(day),
+              (0...23).contains(clock[0]), (0...59).contains(clock[1]), (0...60).contains(clock[2]) else { return nil }
+        let days = daysSinceEpoch(year: year, month: month, day: day)
+        return Date(timeIntervalSince1970: Double(days * 86_400 + clock[0] * 3_600 + clock[1] * 60 + clock[2]))
+    }
+
+    private static func monthNumber(_ name: String) -> Int? {
+        let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+        return months.firstIndex(of: name.lowercased()).map { $0 + 1 }
+    }
+
+    /// Days from 1970-01-01 in the proleptic Gregorian calendar (Howard Hinnant's days_from_civil).
+    private static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
+        let shiftedYear = month <= 2 ? year - 1 : year
+        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
+        let yearOfEra = shiftedYear - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+}
