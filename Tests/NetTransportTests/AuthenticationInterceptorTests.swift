@@ -1,0 +1,112 @@
+import Foundation
+import NetCore
+import NetTransport
+import Testing
+
+@Suite("AuthenticationInterceptor: single-flight refresh on StubTransport")
+struct AuthenticationInterceptorTests {
+    /// A server that accepts only `Bearer <valid>`.
+    func server(accepting valid: String) -> StubTransport {
+        StubTransport { request in
+            request.headers["Authorization"] == "Bearer \(valid)"
+                ? .text("ok").delayed(by: .milliseconds(20))
+                : .status(.unauthorized).delayed(by: .milliseconds(20))
+        }
+    }
+
+    func bearer(_ token: String) -> NetworkHeader { .header(key: "Authorization", value: "Bearer \(token)") }
+
+    @Test("100 concurrent 401s cause exactly one refresh, and all succeed with the new credential")
+    func hundredConcurrent() async throws {
+        let stub = server(accepting: "fresh")
+        let refreshes = Counter()
+        let auth = AuthenticationInterceptor<String>(credential: "stale", header: bearer) { rejected in
+            #expect(rejected == "stale")
+            await refreshes.increment()
+            try await Task.sleep(for: .milliseconds(50))
+            return "fresh"
+        }
+        let client = NetworkClient(transport: stub, interceptors: [auth])
+        try await withThrowingTaskGroup(of: HTTPCode.self) { group in
+            for index in 0..<100 {
+                group.addTask { try await client.requestData(for: "https://host/item/\(index)").statusCode }
+            }
+            for try await status in group { #expect(status == 200) }
+        }
+        #expect(await refreshes.value == 1)
+        #expect(await auth.refreshCount() == 1)
+        #expect(try await auth.credential() == "fresh")
+        let rejected = stub.requests.filter { $0.request.headers["Authorization"] == "Bearer stale" }.count
+        let accepted = stub.requests.filter { $0.request.headers["Authorization"] == "Bearer fresh" }.count
+        #expect(accepted == 100)
+        #expect(rejected + accepted == stub.requests.count)
+    }
+
+    @Test("a failed refresh fails every waiting request with the same error")
+    func refreshFailure() async throws {
+        let refreshes = Counter()
+        let auth = AuthenticationInterceptor<String>(credential: "stale", header: bearer) { _ in
+            await refreshes.increment()
+            try await Task.sleep(for: .milliseconds(50))
+            throw RefreshRefused()
+        }
+        let client = NetworkClient(transport: server(accepting: "fresh"), interceptors: [auth])
+        var failures = 0
+        await withTaskGroup(of: (any Error)?.self) { group in
+            for _ in 0..<50 {
+                group.addTask {
+                    do { _ = try await client.requestData(for: "https://host/x"); return nil } catch { return error }
+                }
+            }
+            for await error in group where error is RefreshRefused { failures += 1 }
+        }
+        #expect(failures == 50)
+        #expect(await refreshes.value == 1)
+    }
+
+    @Test("with no credential, the first request fetches one before it is sent")
+    func noInitialCredential() async throws {
+        let stub = server(accepting: "first")
+        let auth = AuthenticationInterceptor<String>(credential: nil, header: bearer) { rejected in
+            #expect(rejected == nil)
+            return "first"
+        }
+        #expect(try await NetworkClient(transport: stub, interceptors: [auth]).requestData(for: "https://host/x").statusCode == 200)
+        #expect(stub.requests.count == 1)
+    }
+
+    @Test("a server that rejects every credential trips the refresh loop guard")
+    func refreshLoop() async throws {
+        let refreshes = Counter()
+        let auth = AuthenticationInterceptor<String>(
+            credential: "t0", refreshWindow: RefreshWindow(interval: .seconds(30), maximumRefreshes: 3), header: bearer
+        ) { _ in "t\(await refreshes.increment())" }
+        let client = NetworkClient(transport: server(accepting: "never"), interceptors: [auth], maximumRetryCount: 10)
+        await #expect(throws: AuthenticationError.excessiveRefresh(count: 3, within: .seconds(30))) {
+            _ = try await client.requestData(for: "https://host/x")
+        }
+        #expect(await refreshes.value == 3)
+    }
+
+    @Test("composed with RetryPolicy and a concurrency limit, auth still refreshes once")
+    func composed() async throws {
+        let refreshes = Counter()
+        let auth = AuthenticationInterceptor<String>(credential: "stale", header: bearer) { _ in
+            await refreshes.increment()
+            return "fresh"
+        }
+        let client = NetworkClient(transport: server(accepting: "fresh"),
+                                   interceptors: [auth, RetryPolicy(baseDelay: .milliseconds(1))],
+                                   maximumConcurrentRequests: 4)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<20 {
+                group.addTask {
+                    let status = try await client.requestData(for: "https://host/x").statusCode
+                    #expect(status == 200)
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(await refreshes.value == 1)
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import NetCore
+import NetTransport
+import Testing
+
+@Suite("NetworkSession: the retry loop on StubTransport")
+struct NetworkSessionLoopTests {
+    @Test("the seed's minimal session works with only the transport swapped in")
+    func seedSession() async throws {
+        actor AppURLSession: NetworkSession {
+            let transport: any Transport
+            init(transport: any Transport) { self.transport = transport }
+        }
+        let stub = StubTransport()
+        stub.on(.get, "/films/:id", respond: .json(#"{"title":"Ran"}"#))
+        let networkSession: any NetworkSession = AppURLSession(transport: stub)
+        let result = try await networkSession.requestData(for: "https://api.example.com/films/7")
+        struct Film: Decodable, Equatable { var title: String }
+        #expect(try result.validate().jsonDecode(Film.self) == Film(title: "Ran"))
+        #expect(try await networkSession.requestData(for: "https://api.example.com/other").statusCode == 404)
+    }
+
+    @Test("every attempt is intercepted exactly once, and a retry goes through interceptRequest again")
+    func interceptionCounts() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/x", respond: .status(500))
+        let session = CountingSession(transport: stub, retries: 2)
+        let response = try await session.requestData(for: "https://host/x")
+        #expect(response.statusCode == 500)
+        #expect(await session.requestInterceptions == 3)
+        #expect(await session.responseInterceptions == [0, 1, 2])
+        #expect(stub.requests.map { $0.request.headers["X-Attempt"] } == ["1", "2", "3"])
+    }
+
+    @Test("retries are capped by maximumRetryCount and the last result is returned")
+    func cap() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/x", respond: .status(503), .status(502))
+        let session = CountingSession(transport: stub, retries: .max, maximumRetryCount: 3)
+        let response = try await session.requestData(for: "https://host/x")
+        #expect(stub.requests.count == 4)
+        #expect(response.statusCode == 502)
+        #expect(await session.responseInterceptions == [0, 1, 2, 3])
+    }
+
+    @Test("errors are intercepted once each and thrown when not retried")
+    func errorsIntercepted() async throws {
+        let stub = StubTransport()
+        stub.on(nil, "*", respond: .failure(.connectionLost("reset")))
+        let session = CountingSession(transport: stub, retries: 1)
+        let error = await #expect(throws: NetworkError.self) { _ = try await session.requestData(for: "https://host/x") }
+        #expect(error.flatMap(TransportTest.transportFailure) == .connectionLost("reset"))
+        #expect(await session.responseInterceptions == [0, 1])
+    }
+
+    @Test("a cancelled task sends nothing")
+    func cancelledBeforeStart() async throws {
+        let stub = StubTransport()
+        let session = CountingSession(transport: stub, retries: 0)
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await session.requestData(for: "https://host/x")
+        }
+        await #expect(throws: CancellationError.self) { _ = try await task.value }
+        #expect(stub.requests.isEmpty)
+        #expect(await session.requestInterceptions == 0)
+    }
+
+    @Test("cancellation interrupts a backoff wait at once")
+    func cancelDuringBackoff() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/x", respond: .status(503))
+        let client = NetworkClient(transport: stub, interceptors: [RetryPolicy(baseDelay: .seconds(30), jitter: 0)])
+        let task = Task { try await client.requestData(for: "https://host/x") }
+        try await Task.sleep(for: .milliseconds(200))
+        let started = ContinuousClock.now
+        task.cancel()
+        await #expect(throws: CancellationError.self) { _ = try await task.value }
+        #expect(ContinuousClock.now - started < .seconds(1))
+        #expect(stub.requests.count == 1)
+    }
+
+    @Test("cancellation during a stubbed delay ends the call as cancelled")
+    func cancelDuringDelay() async throws {
+        let stub = StubTransport()
+        stub.on(nil, "*", respond: StubResponse.status(.ok).delayed(by: .seconds(30)))
+        let client = NetworkClient(transport: stub)
+        let task = Task { try await client.requestData(for: "https://host/x") }
+        try await Task.sleep(for: .milliseconds(100))
+        task.cancel()
+        await #expect(throws: CancellationError.self) { _ = try await task.value }
+    }
+
+    @Test("uploads send the given body and say what was sent")
+    func uploads() async throws {
+        let stub = StubTransport()
+        stub.on(.post, "/up", respond: .text("stored"))
+        let client = NetworkClient(transport: stub)
+        let payload = Data("hello".utf8)
+        let fromData = try await client.requestUpload(for: "https://host/up", from: payload)
+        #expect(String(decoding: fromData.data, as: UTF8.self) == "stored")
+        guard case .data(payload) = fromData.uploadType else { Issue.record("uploadType \(fromData.uploadType)"); return }
+
+        let directory = try TransportTest.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("f.txt")
+        try payload.write(to: file)
+        let fromFile = try await client.requestUpload(for: "https://host/up", fromFile: file)
+        guard case .file(file) = fromFile.uploadType else { Issue.record("uploadType \(fromFile.uploadType)"); return }
+
+        let streamed = try NetworkRequest(url: "https://host/up", httpMethod: .post, body: .stream(NetworkBodyStream(chunks: [payload, payload])))
+        let fromStream = try await client.requestUpload(for: streamed)
+        guard case .stream(length: 10) = fromStream.uploadType else { Issue.record("uploadType \(fromStream.uploadType)"); return }
+        #expect(stub.requests.map(\.body) == [payload, payload, payload + payload])
+    }
+
+    @Test("progress arrives on an AsyncStream created before the call, from the first event, and the stream ends")
+    func progress() async throws {
+        let stub = StubTransport()
+        stub.on(.post, "/up", respond: .status(.ok, body: Data(count: 200_000)))
+        let client = NetworkClient(transport: stub)
+        let (events, reporter) = AsyncStream.makeStream(of: NetworkProgress.self)
+        _ = try await client.requestUpload(for: "https://host/up", from: Data(count: 1_000), progress: reporter)
+        var received: [NetworkProgress] = []
+        for await event in events { received.append(event) }
+        #expect(received.first == NetworkProgress(direction: .upload, completedBytes: 1_000, expectedBytes: 1_000))
+        #expect(received.last == NetworkProgress(direction: .download, completedBytes: 200_000, expectedBytes: 200_000))
+        #expect(received.filter { $0.direction == .download }.count == 4)
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import NetCore
+import NetTransport
+import Testing
+
+@Suite("RetryPolicy and Retry-After on StubTransport")
+struct RetryPolicyTests {
+    func client(_ stub: StubTransport, _ policy: RetryPolicy) -> NetworkClient {
+        NetworkClient(transport: stub, interceptors: [policy])
+    }
+
+    @Test("retryable statuses are retried with exponential backoff until success")
+    func backoff() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/x", respond: .status(503), .status(500), .status(200))
+        let policy = RetryPolicy(maximumRetries: 3, baseDelay: .milliseconds(100), multiplier: 2, jitter: 0)
+        let started = ContinuousClock.now
+        let response = try await client(stub, policy).requestData(for: "https://host/x")
+        let elapsed = ContinuousClock.now - started
+        #expect(response.statusCode == 200)
+        #expect(stub.requests.count == 3)
+        #expect(elapsed >= .milliseconds(300))  // 100 ms + 200 ms
+        #expect(policy.backoff(forRetry: 0) == .milliseconds(100))
+        #expect(policy.backoff(forRetry: 3) == .milliseconds(800))
+        #expect(RetryPolicy(baseDelay: .seconds(1), maximumDelay: .seconds(5), jitter: 0).backoff(forRetry: 10) == .seconds(5))
+    }
+
+    @Test("jitter spreads waits within ±jitter")
+    func jitter() {
+        let policy = RetryPolicy(baseDelay: .seconds(1), jitter: 0.2)
+        let waits = (0..<200).map { _ in policy.backoff(forRetry: 0) }
+        #expect(waits.allSatisfy { $0 >= .milliseconds(800) && $0 <= .milliseconds(1_200) })
+        #expect(Set(waits).count > 10)
+    }
+
+    @Test("the retry limit holds: the last response is returned")
+    func limit() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/x", respond: .status(503))
+        let response = try await client(stub, RetryPolicy(maximumRetries: 2, baseDelay: .milliseconds(1), jitter: 0)).requestData(for: "https://host/x")
+        #expect(response.statusCode == 503)
+        #expect(stub.requests.count == 3)
+    }
+
+    @Test("non-retryable statuses and non-idempotent methods are not retried unless opted in")
+    func notRetried() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/bad", respond: .status(400))
+        stub.on(.post, "/x", respond: .status(503))
+        let policy = RetryPolicy(baseDelay: .milliseconds(1), jitter: 0)
+        _ = try await client(stub, policy).requestData(for: "https://host/bad")
+        _ = try await client(stub, policy).requestData(for: try NetworkRequest(url: "https://host/x", httpMethod: .post))
+        #expect(stub.requests.count == 2)
+
+        var optedIn = policy
+        optedIn.retriesNonIdempotentMethods = true
+        stub.reset()
+        _ = try await client(stub, optedIn).requestData(for: try NetworkRequest(url: "https://host/x", httpMethod: .post))
+        #expect(stub.requests.count == 3)
+    }
+
+    @Test("transient transport failures are retried; TLS failures are not")
+    func transportFailures() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/flaky", respond: .failure(.connectionLost("reset")), .failure(.timedOut("slow")), .status(200))
+        stub.on(.get, "/tls", respond: .failure(.tls("bad certificate")))
+        let policy = RetryPolicy(baseDelay: .milliseconds(1), jitter: 0)
+        #expect(try await client(stub, policy).requestData(for: "https://host/flaky").statusCode == 200)
+        await #expect(throws: NetworkError.self) { _ = try await client(stub, policy).requestData(for: "https://host/tls") }
+        #expect(stub.requests.count == 4)
+    }
+
+    @Test("Retry-After in seconds sets the wait; one beyond maximumRetryAfter means no retry")
+    func retryAfter() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/busy", respond: .status(429, headers: [.header(key: "Retry-After", value: "1")]), .status(200))
+        stub.on(.get, "/later", respond: .status(503, headers: [.header(key: "Retry-After", value: "3600")]))
+        let policy = RetryPolicy(baseDelay: .milliseconds(1), jitter: 0)
+        let started = ContinuousClock.now
+        #expect(try await client(stub, policy).requestData(for: "https://host/busy").statusCode == 200)
+        #expect(ContinuousClock.now - started >= .seconds(1))
+        #expect(try await client(stub, policy).requestData(for: "https://host/later").statusCode == 503)
+        #expect(stub.requests.count == 3)
+    }
+
+    @Test("Retry-After parsing: seconds and the three HTTP-date forms")
+    func parsing() throws {
+        let now = try #require(RetryAfter.httpDate("Sun, 06 Nov 1994 08:49:37 GMT"))
+        #expect(now.timeIntervalSince1970 == 784_111_777)
+        #expect(RetryAfter.httpDate("Sunday, 06-Nov-94 08:49:37 GMT") == now)
+        #expect(RetryAfter.httpDate("Sun Nov  6 08:49:37 1994") == now)
+        #expect(RetryAfter.delay(from: "120", now: now) == .seconds(120))
+        #expect(RetryAfter.delay(from: " 0 ", now: now) == .zero)
+        #expect(RetryAfter.delay(from: "Sun, 06 Nov 1994 08:50:07 GMT", now: now) == .seconds(30))
+        #expect(RetryAfter.delay(from: "Sun, 06 Nov 1994 08:00:00 GMT", now: now) == .zero)
+        for garbage in ["", "-5", "1.5", "soon", "Sun, 32 Nov 1994 08:49:37 GMT", "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 06 Nov 1994 25:00:00 GMT"] {
+            #expect(RetryAfter.delay(from: garbage, now: now) == nil, "\(garbage)")
+        }
+    }
+}
