@@ -11,9 +11,10 @@ import NetCore
 /// let films = try await client.requestData(for: request).validate().jsonDecode([Film].self)
 /// ```
 ///
-/// Before each attempt the interceptors adapt the request in order; after it, they are asked in
-/// order whether to retry and the first answer other than `.nothing` wins, so put the
-/// authentication interceptor before ``RetryPolicy``.
+/// Interceptors wrap the transport like layers, the first outermost: before each attempt they
+/// adapt the request in order, and after it they see the result in reverse order, the first
+/// answer other than `.nothing` winning. So a ``LoggingInterceptor`` placed last logs the
+/// request as sent (signed) and every result, retried ones included.
 public actor NetworkClient: NetworkSession {
     /// Sends the requests (wrapped in a ``ConcurrencyLimitedTransport`` when a limit is set).
     public let transport: any Transport
@@ -54,14 +55,14 @@ public actor NetworkClient: NetworkSession {
         return request
     }
 
-    /// Asks the interceptors in order; the first decision other than `.nothing` wins.
+    /// Asks the interceptors in reverse order; the first decision other than `.nothing` wins.
     public func interceptResponse(
         networkSession: any NetworkSession,
         originalRequest: NetworkRequest,
         retryNumber: Int,
         result: Result<NetworkSessionInterception, any Error>
     ) async throws -> NetworkSessionInterceptionResult {
-        for interceptor in interceptors {
+        for interceptor in interceptors.reversed() {
             let decision = try await interceptor.interceptResponse(originalRequest, retryNumber: retryNumber, result: result)
             if case .nothing = decision { continue }
             return decision

@@ -19,7 +19,6 @@ final class TaskBridge: Sendable {
         var body = Data()
         var file: FileHandle?
         var received: Int64 = 0
-        var deadlineTimer: Task<Void, Never>?
     }
 
     private let destination: TransportBodyDestination
@@ -46,15 +45,13 @@ final class TaskBridge: Sendable {
             continuation.resume(throwing: CancellationError())
             return false
         }
-        let timer = Task { [weak self] in
-            guard (try? await Task.sleep(until: deadline, clock: .continuous)) != nil, let self else { return }
+        // A Dispatch timer, not a Task: the deadline must hold even when the cooperative thread
+        // pool is saturated by the caller's own work.
+        let remaining = max(0, ContinuousClock.now.duration(to: deadline).timeInterval)
+        DispatchQueue.global().asyncAfter(deadline: .now() + remaining) { [weak self] in
+            guard let self else { return }
             self.fail(NetworkError.transport(.timedOut("no complete response within \(self.timeoutText)")))
         }
-        let endedMeanwhile = state.withLock { state -> Bool in
-            if !state.finished { state.deadlineTimer = timer }
-            return state.finished
-        }
-        if endedMeanwhile { timer.cancel() }
         task.resume()
         return true
     }
@@ -141,12 +138,11 @@ final class TaskBridge: Sendable {
         case nil: return
         case .failure(let failure): fail(failure)
         case .success(let response):
-            let (continuation, timer) = state.withLock { state in
+            let continuation = state.withLock { state in
                 state.finished = true
-                defer { state.continuation = nil; state.deadlineTimer = nil; state.task = nil }
-                return (state.continuation, state.deadlineTimer)
+                defer { state.continuation = nil; state.task = nil }
+                return state.continuation
             }
-            timer?.cancel()
             continuation?.resume(returning: response)
         }
     }
@@ -170,11 +166,10 @@ final class TaskBridge: Sendable {
             return .success(TransportResponse(head: head, body: Data()))
         }
         guard let outcome else { return }
-        let (continuation, timer) = state.withLock { state in
-            defer { state.continuation = nil; state.deadlineTimer = nil }
-            return (state.continuation, state.deadlineTimer)
+        let continuation = state.withLock { state in
+            defer { state.continuation = nil }
+            return state.continuation
         }
-        timer?.cancel()
         switch outcome {
         case .success(let response): continuation?.resume(returning: response)
         case .failure(let error):
@@ -185,17 +180,16 @@ final class TaskBridge: Sendable {
 
     /// Ends the call with `error`: removes what was written, resumes the caller, stops the task.
     func fail(_ error: any Error) {
-        let ended = state.withLock { state -> (CheckedContinuation<TransportResponse, any Error>?, URLSessionTask?, Task<Void, Never>?)? in
+        let ended = state.withLock { state -> (CheckedContinuation<TransportResponse, any Error>?, URLSessionTask?)? in
             guard !state.finished else { return nil }
             state.finished = true
             if let file = state.file { try? file.close() }
             state.file = nil
             state.body = Data()
-            defer { state.continuation = nil; state.deadlineTimer = nil }
-            return (state.continuation, state.urlSessionCompleted ? nil : state.task, state.deadlineTimer)
+            defer { state.continuation = nil }
+            return (state.continuation, state.urlSessionCompleted ? nil : state.task)
         }
-        guard let (continuation, task, timer) = ended else { return }
-        timer?.cancel()
+        guard let (continuation, task) = ended else { return }
         if case .file(let url) = destination { BodyFile.remove(url) }
         continuation?.resume(throwing: error)
         if let task { stopLater(task) }

@@ -32,11 +32,19 @@ actor LoopbackServer {
 
     /// Deterministic bytes for bodies: position modulo 251.
     static func pattern(count: Int) -> Data {
-        Data((0..<count).map { UInt8($0 % 251) })
+        var data = Data(count: count)
+        data.withUnsafeMutableBytes { bytes in
+            for index in bytes.indices { bytes[index] = UInt8(truncatingIfNeeded: index % 251) }
+        }
+        return data
     }
 
     /// 64-bit FNV-1a: the server and the tests agree on body contents without sending them back.
-    static func checksum<Bytes: Sequence>(_ bytes: Bytes) -> UInt64 where Bytes.Element == UInt8 {
+    static func checksum(_ data: Data) -> UInt64 {
+        data.withUnsafeBytes { checksum($0) }
+    }
+
+    static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         return hash
@@ -129,7 +137,7 @@ actor LoopbackServer {
             uri: request.uri.description,
             headers: request.headers.map { [$0.name.rawName, $0.value] },
             bodyLength: bytes.count,
-            bodyChecksum: checksum(bytes),
+            bodyChecksum: body.withUnsafeReadableBytes { checksum($0) },
             bodyPrefix: String(decoding: bytes.prefix(256), as: UTF8.self))
         let json = try JSONEncoder().encode(reply)
         return Response(status: .ok, headers: [.contentType: "application/json"],

@@ -1,0 +1,125 @@
+import Foundation
+import NetCore
+import NetTransport
+import Testing
+
+@Suite("NetworkClient: concurrency limit, logging, downloads")
+struct ClientFeaturesTests {
+    @Test("no more than maximumConcurrentRequests are on the transport at once")
+    func concurrencyLimit() async throws {
+        let inFlight = Counter()
+        let stub = StubTransport { _ in
+            await inFlight.enter()
+            try? await Task.sleep(for: .milliseconds(30))
+            await inFlight.leave()
+            return .status(.ok)
+        }
+        let client = NetworkClient(transport: stub, maximumConcurrentRequests: 4)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<40 { group.addTask { _ = try await client.requestData(for: "https://host/x") } }
+            try await group.waitForAll()
+        }
+        #expect(await inFlight.peak == 4)
+        #expect(stub.requests.count == 40)
+    }
+
+    @Test("a request waiting for a slot leaves the queue when cancelled")
+    func cancelWhileQueued() async throws {
+        let stub = StubTransport()
+        stub.on(nil, "*", respond: StubResponse.status(.ok).delayed(by: .milliseconds(500)))
+        let limited = ConcurrencyLimitedTransport(stub, maximumConcurrentRequests: 1)
+        let request = try NetworkRequest(url: "https://host/x")
+        let first = Task { try await limited.send(request) }
+        try await Task.sleep(for: .milliseconds(50))
+        let queued = Task { try await limited.send(request) }
+        try await Task.sleep(for: .milliseconds(50))
+        let started = ContinuousClock.now
+        queued.cancel()
+        await #expect(throws: CancellationError.self) { _ = try await queued.value }
+        #expect(ContinuousClock.now - started < .milliseconds(300))
+        #expect(try await first.value.head.statusCode == 200)
+        #expect(stub.requests.count == 1)
+        // The slot is free again.
+        #expect(try await limited.send(request).head.statusCode == 200)
+    }
+
+    @Test("the logging interceptor prints the redacted curl and a summary per attempt")
+    func logging() async throws {
+        let lines = Collected<String>()
+        let stub = StubTransport()
+        stub.on(.get, "/x", respond: .status(503), .text("hello"))
+        let client = NetworkClient(transport: stub, interceptors: [
+            RetryPolicy(baseDelay: .milliseconds(1), jitter: 0), LoggingInterceptor { lines.append($0) },
+        ])
+        let request = try NetworkRequest(url: "https://host/x", headers: [.header(key: "Authorization", value: "Bearer secret")])
+        _ = try await client.requestData(for: request)
+        let log = lines.values
+        #expect(log.count == 4)
+        #expect(log[0].hasPrefix("[Net] → curl"))
+        #expect(!log.joined().contains("secret"))
+        #expect(log[1] == "[Net] ← 503 Service Unavailable GET https://host/x: 0 bytes")
+        #expect(log[3] == "[Net] ← 200 OK GET https://host/x (retry 1): 5 bytes")
+    }
+
+    @Test("a download lands at its destination only when final; retried and failed attempts leave nothing")
+    func atomicDownload() async throws {
+        let directory = try TransportTest.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let destination = directory.appendingPathComponent("report.csv")
+        try Data("previous".utf8).write(to: destination)
+
+        let stub = StubTransport()
+        stub.on(.get, "/report", respond: .text("busy", status: 503), .text("a,b\n1,2\n"))
+        stub.on(.get, "/broken", respond: .failure(.connectionLost("reset")))
+        let client = NetworkClient(transport: stub, interceptors: [RetryPolicy(baseDelay: .milliseconds(1), jitter: 0)])
+
+        await #expect(throws: NetworkError.self) { _ = try await client.requestDownload(for: "https://host/broken", to: destination) }
+        #expect(try String(contentsOf: destination, encoding: .utf8) == "previous")
+        #expect(try TransportTest.contents(of: directory) == ["report.csv"])
+
+        let response = try await client.requestDownload(for: "https://host/report", to: destination)
+        #expect(response.url == destination)
+        #expect(try String(contentsOf: destination, encoding: .utf8) == "a,b\n1,2\n")
+        #expect(try TransportTest.contents(of: directory) == ["report.csv"])
+
+        let unnamed = try await client.requestDownload(for: "https://host/report")
+        defer { try? FileManager.default.removeItem(at: unnamed.url) }
+        #expect(try unnamed.bodyData() == Data("a,b\n1,2\n".utf8))
+    }
+
+    @Test("the stub validates requests and reports bad fixtures as typed errors")
+    func stubErrors() async throws {
+        let missing = URL(fileURLWithPath: "/nonexistent/fixture.json")
+        #expect(throws: NetworkError.self) { _ = try StubResponse.fixture(missing) }
+        let stub = StubTransport()
+        stub.on(nil, "*", respond: .status(.ok, headers: [.header(key: "Bad Name", value: "x")]))
+        await #expect(throws: NetworkError.self) { _ = try await stub.send(try NetworkRequest(url: "https://host/")) }
+        let slow = StubTransport()
+        slow.on(nil, "*", respond: StubResponse.status(.ok).delayed(by: .seconds(5)))
+        let error = await #expect(throws: NetworkError.self) {
+            _ = try await slow.send(try NetworkRequest(url: "https://host/", timeout: .milliseconds(50)))
+        }
+        guard case .timedOut = error.flatMap(TransportTest.transportFailure) else { Issue.record("\(String(describing: error))"); return }
+    }
+
+    @Test("stub routes: literal, :parameter and * segments; methods; sequences repeat their last answer")
+    func routes() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/users/:id", respond: .text("user"))
+        stub.on(.delete, "/users/:id", respond: .status(.noContent))
+        stub.on(nil, "/files/*", respond: .text("file"))
+        stub.on(.get, "/seq", respond: .text("1"), .text("2"))
+        func body(_ method: NetworkHttpMethod, _ path: String) async throws -> String {
+            let response = try await stub.send(try NetworkRequest(url: "https://host" + path, httpMethod: method))
+            return "\(response.head.statusCode.rawValue) \(String(decoding: response.body, as: UTF8.self))"
+        }
+        #expect(try await body(.get, "/users/7") == "200 user")
+        #expect(try await body(.delete, "/users/7") == "204 ")
+        #expect(try await body(.get, "/users/7/extra") == "404 ")
+        #expect(try await body(.put, "/files/a/b/c") == "200 file")
+        #expect(try await body(.get, "/files") == "200 file")
+        #expect(try await body(.get, "/seq") == "200 1")
+        #expect(try await body(.get, "/seq") == "200 2")
+        #expect(try await body(.get, "/seq") == "200 2")
+    }
+}
