@@ -8,21 +8,17 @@ import Testing
 /// exactly what the request holds.
 @Suite("curl rendering survives /bin/sh")
 struct CurlShellRoundTripTests {
-    /// A directory with a `curl` script that writes each argument NUL-terminated, then stdin.
+    /// A `curl` shell function that writes each argument NUL-terminated, then stdin, defined in
+    /// front of the command. A function rather than a script on `PATH`: executing a file written
+    /// moments earlier fails with ETXTBSY when another test thread forks meanwhile, and `sh` would
+    /// then run the real curl.
     final class FakeCurl: Sendable {
         let directory: URL
+        static let function = #"curl() { for argument in "$@"; do printf '%s\0' "$argument"; done > "$FAKE_CURL_OUT.args"; cat > "$FAKE_CURL_OUT.stdin"; }; "#
 
         init() throws {
             directory = FileManager.default.temporaryDirectory.appendingPathComponent("net-fake-curl-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            let script = """
-                #!/bin/sh
-                for argument in "$@"; do printf '%s\\0' "$argument"; done > "$FAKE_CURL_OUT.args"
-                cat > "$FAKE_CURL_OUT.stdin"
-                """
-            let path = directory.appendingPathComponent("curl").path
-            try Data(script.utf8).write(to: URL(fileURLWithPath: path))
-            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
         }
 
         deinit { try? FileManager.default.removeItem(at: directory) }
@@ -31,10 +27,9 @@ struct CurlShellRoundTripTests {
         func run(_ command: String) throws -> (arguments: [String], standardInput: Data) {
             let out = directory.appendingPathComponent("out-\(UUID().uuidString)").path
             var environment = ProcessInfo.processInfo.environment
-            environment["PATH"] = directory.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
             environment["FAKE_CURL_OUT"] = out
             environment["HOME"] = "/nonexistent-home-for-tilde-expansion-check"
-            _ = try runProcess("/bin/sh", ["-c", command], environment: environment)
+            _ = try runProcess("/bin/sh", ["-c", Self.function + command], environment: environment)
             let argumentBytes = try Data(contentsOf: URL(fileURLWithPath: out + ".args"))
             var arguments = argumentBytes.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
             if arguments.last == "" { arguments.removeLast() }

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import NetCore
 import NetTransport
 import Testing
@@ -121,5 +124,26 @@ struct ClientFeaturesTests {
         #expect(try await body(.get, "/seq") == "200 1")
         #expect(try await body(.get, "/seq") == "200 2")
         #expect(try await body(.get, "/seq") == "200 2")
+    }
+}
+
+@Suite("URLRequest as a NetworkRequestConvertible")
+struct URLRequestConversionTests {
+    @Test("URL, method, headers, body and timeout carry over; a body stream is refused")
+    func conversion() throws {
+        var urlRequest = URLRequest(url: try #require(URL(string: "https://host/path?q=1")))
+        urlRequest.httpMethod = "PATCH"
+        urlRequest.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        urlRequest.httpBody = Data("{}".utf8)
+        urlRequest.timeoutInterval = 2.5
+        let request = try urlRequest.asNetworkRequest()
+        #expect(request.url.absoluteString == "https://host/path?q=1")
+        #expect(request.httpMethod == .patch)
+        #expect(request.headers["content-type"] == "application/json")
+        #expect(request.httpBody == Data("{}".utf8))
+        #expect(request.timeout == .milliseconds(2_500))
+
+        urlRequest.httpBodyStream = InputStream(data: Data("x".utf8))
+        #expect(throws: NetworkError.self) { _ = try urlRequest.asNetworkRequest() }
     }
 }
