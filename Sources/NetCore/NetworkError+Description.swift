@@ -48,6 +48,7 @@ extension NetworkError.InvalidHeaderReason: CustomStringConvertible {
         case .emptyName: "the name is empty"
         case .invalidNameCharacter(let scalar): "the name contains \(codePoint(scalar)), which is not allowed in a header name"
         case .forbiddenValueCharacter(let scalar): "the value contains \(codePoint(scalar)); CR, LF, NUL and other control characters could inject headers"
+        case .reservedName: "Net writes this header itself; set it through the part's own properties"
         }
     }
 }

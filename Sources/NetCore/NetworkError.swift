@@ -62,6 +62,9 @@ extension NetworkError {
         case invalidNameCharacter(Unicode.Scalar)
         /// The value holds CR, LF, NUL or another control character.
         case forbiddenValueCharacter(Unicode.Scalar)
+        /// The header is written by Net itself (a multipart part's `Content-Disposition`) and
+        /// cannot be given again.
+        case reservedName
     }
 
     /// What went wrong with a response that arrived.

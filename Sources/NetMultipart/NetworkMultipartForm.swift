@@ -1,0 +1,108 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import NetCore
+
+/// A `multipart/form-data` body (RFC 7578, framed as browsers do), encoded as a stream whose exact
+/// length is known before the first byte is sent.
+///
+/// Building a form reads each part's description and the size of each file, nothing more; file
+/// parts are read from disk piece by piece as the body is sent, so a 1 GiB file costs a few
+/// hundred KiB of memory. Framing is CRLF throughout, each part opens with `--boundary` and the
+/// body ends with `--boundary--`; the default boundary carries 128 random bits.
+public struct NetworkMultipartForm: Sendable {
+    /// The boundary between parts.
+    public let boundary: String
+    /// The exact size of the encoded body in bytes.
+    public let contentLength: Int64
+    private let segments: [MultipartSegment]
+
+    /// The chunk size of ``bodyStream(chunkSize:)``: 64 KiB.
+    public static let defaultChunkSize = 64 * 1024
+
+    /// Encodes `parts` in order.
+    ///
+    /// - Parameter boundary: your own boundary (1–70 characters from RFC 2046's set, not ending in
+    ///   a space), or `nil` for a random one.
+    /// - Throws: ``NetworkError`` for an invalid part header or boundary, a data part that contains
+    ///   the boundary, or a missing or unreadable file.
+    public init(parts: [any NetworkMultipartFormDataConvertible], boundary: String? = nil) throws {
+        let boundary = try boundary.map(Self.validated) ?? Self.randomBoundary()
+        let delimiter = Data("--\(boundary)\r\n".utf8)
+        let marker = Data("--\(boundary)".utf8)
+        var segments: [MultipartSegment] = []
+        var length: Int64 = 0
+        for convertible in parts {
+            let part = try convertible.multipartPart()
+            var head = delimiter
+            head.append(try PartHeaderEncoding.headerBlock(for: part))
+            segments.append(.bytes(head))
+            length += Int64(head.count)
+            switch part.body {
+            case .data(let data):
+                if data.firstRange(of: marker) != nil {
+                    throw NetworkError.request(.encodeError(type: "multipart part \"\(part.name)\"", description: "the data contains the boundary \"\(boundary)\""))
+                }
+                segments.append(.bytes(data))
+                length += Int64(data.count)
+            case .file(let url):
+                let size = try NetworkRequestBody.file(url).contentLength() ?? 0
+                try FileChunkReader.checkReadable(url)
+                segments.append(.file(url, size: size))
+                length += size
+            }
+            segments.append(.bytes(Data("\r\n".utf8)))
+            length += 2
+        }
+        let closing = Data("--\(boundary)--\r\n".utf8)
+        segments.append(.bytes(closing))
+        self.boundary = boundary
+        self.segments = segments
+        self.contentLength = length + Int64(closing.count)
+    }
+
+    /// `multipart/form-data; boundary=…`, for the request's `Content-Type`.
+    public var contentType: String { "multipart/form-data; boundary=\(boundary)" }
+
+    /// The body as a stream of chunks of at most `chunkSize` bytes, replayable for retries and
+    /// redirects. Its reader fails with a typed error if a file changes size meanwhile.
+    public func bodyStream(chunkSize: Int = NetworkMultipartForm.defaultChunkSize) -> NetworkBodyStream {
+        let chunks = MultipartChunks(segments: segments, chunkSize: max(1, chunkSize))
+        return NetworkBodyStream(length: contentLength) { chunks }
+    }
+
+    /// The whole body in memory, for small forms.
+    public func encodedData() async throws -> Data {
+        var data = Data()
+        data.reserveCapacity(Int(clamping: contentLength))
+        var reader = bodyStream().makeReader()
+        while let chunk = try await reader.next() { data.append(chunk) }
+        return data
+    }
+
+    /// A random boundary: a fixed prefix and 128 random bits in hex.
+    public static func randomBoundary() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let high = generator.next() as UInt64
+        let low = generator.next() as UInt64
+        return "NetFormBoundary" + hex(high) + hex(low)
+    }
+
+    private static func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    private static func validated(_ boundary: String) throws -> String {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'()+_,-./:=? ".unicodeScalars)
+        if let bad = boundary.unicodeScalars.first(where: { !allowed.contains($0) }) {
+            throw NetworkError.request(.invalidHeader(name: "Content-Type", reason: .forbiddenValueCharacter(bad)))
+        }
+        guard (1...70).contains(boundary.unicodeScalars.count), !boundary.hasSuffix(" ") else {
+            throw NetworkError.request(.encodeError(type: "multipart boundary", description: "a boundary has 1 to 70 characters and does not end in a space"))
+        }
+        return boundary
+    }
+}

@@ -1,0 +1,75 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import NetCore
+
+/// Writes a part's header block, escaping as browsers do (WHATWG "multipart/form-data encoding
+/// algorithm"): in names, filenames and parameter values `"` becomes `%22`, CR `%0D` and LF
+/// `%0A` (and any other control character `%XX`); other characters, non-ASCII included, are
+/// sent as UTF-8. So no input can end the quoted
+/// string, add a header line or start a part.
+///
+/// A backslash is also written as `%5C`: browsers send it raw, but parsers that follow RFC 2616's
+/// quoted-string rules would read `\"` as an escaped quote and misplace the end of the value.
+enum PartHeaderEncoding {
+    static func headerBlock(for part: MultipartPart) throws -> Data {
+        var disposition = "form-data; name=\"\(escape(part.name))\""
+        if let filename = part.filename {
+            disposition += "; filename=\"\(escape(filename))\""
+        }
+        for parameter in part.additionalContentDispositionParameters {
+            guard let tokenProblem = tokenProblem(parameter.name) else {
+                disposition += "; \(parameter.name)=\"\(escape(parameter.value))\""
+                continue
+            }
+            throw NetworkError.request(.invalidHeader(name: "Content-Disposition", reason: tokenProblem))
+        }
+        var lines = ["Content-Disposition: \(disposition)"]
+        if let contentType = part.contentType {
+            lines.append("Content-Type: \(try NetworkHeader.header(key: "Content-Type", value: contentType).validated().value)")
+        }
+        for header in part.additionalHeaders {
+            let validated = try header.validated()
+            let lowered = validated.name.lowercased()
+            if lowered == "content-disposition" || (lowered == "content-type" && part.contentType != nil) {
+                throw NetworkError.request(.invalidHeader(name: validated.name, reason: .reservedName))
+            }
+            lines.append("\(validated.name): \(validated.value)")
+        }
+        return Data((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)
+    }
+
+    static func escape(_ text: String) -> String {
+        var escaped = ""
+        escaped.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": escaped += "%22"
+            case "\r": escaped += "%0D"
+            case "\n": escaped += "%0A"
+            case "\\": escaped += "%5C"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7f:
+                // Other control characters (NUL, ESC, …) have no business in a header either.
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                escaped += "%" + (hex.count == 1 ? "0" + hex : hex)
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
+    }
+
+    /// Why `name` is not an HTTP token, or `nil` when it is one.
+    private static func tokenProblem(_ name: String) -> NetworkError.InvalidHeaderReason? {
+        guard let first = name.unicodeScalars.first(where: { !isTokenCharacter($0) }) else {
+            return name.isEmpty ? .emptyName : nil
+        }
+        return .invalidNameCharacter(first)
+    }
+
+    private static func isTokenCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        guard scalar.isASCII, scalar.value > 0x20, scalar.value < 0x7f else { return false }
+        return !"\"(),/:;<=>?@[\\]{}".unicodeScalars.contains(scalar)
+    }
+}
