@@ -16,6 +16,7 @@ let package = Package(
     // Test-only peers: no library product depends on them, so SwiftPM never resolves them for users.
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
     ],
     targets: [
         .target(name: "NetCore"),
@@ -37,6 +38,12 @@ let package = Package(
         // URLSessionTransport against a real HTTP server on 127.0.0.1; the session layer on StubTransport.
         .testTarget(name: "NetTransportTests", dependencies: [
             "NetTransport", "NetTestSupport",
+            .product(name: "Hummingbird", package: "hummingbird"),
+        ]),
+        // Forms round-tripped through parsers we did not write: multipart-kit, and a real server.
+        .testTarget(name: "NetMultipartTests", dependencies: [
+            "NetMultipart", "NetTransport", "NetTestSupport",
+            .product(name: "MultipartKit", package: "multipart-kit"),
             .product(name: "Hummingbird", package: "hummingbird"),
         ]),
         // Depends on the daemon so `swift test` builds it: the namespace tests run it as a process.

@@ -1,0 +1,164 @@
+import Foundation
+import NetCore
+import NetMultipart
+import NetTestSupport
+import Testing
+
+@Suite("NetMultipart: framing, escaping and errors, checked with multipart-kit")
+struct MultipartEncodingTests {
+    @Test("the exact bytes of a small form: CRLF framing, closing delimiter, JSON and file types")
+    func exactBytes() async throws {
+        struct Profile: Codable, Sendable { var age: Int }
+        let form = try NetworkMultipartForm(parts: [
+            NetworkMultipartFormDataRequest(name: "title", value: "Ran"),
+            NetworkMultipartFormJsonRequest(name: "profile", value: Profile(age: 7)),
+            NetworkMultipartFormFileRequest(name: "image", filename: "p.png", value: Data([1, 2])),
+        ], boundary: "B")
+        let expected = "--B\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nRan\r\n"
+            + "--B\r\nContent-Disposition: form-data; name=\"profile\"\r\nContent-Type: application/json\r\n\r\n{\"age\":7}\r\n"
+            + "--B\r\nContent-Disposition: form-data; name=\"image\"; filename=\"p.png\"\r\nContent-Type: image/png\r\n\r\n\u{1}\u{2}\r\n"
+            + "--B--\r\n"
+        let data = try await form.encodedData()
+        #expect(data == Data(expected.utf8))
+        #expect(form.contentLength == Int64(data.count))
+        #expect(form.contentType == "multipart/form-data; boundary=B")
+    }
+
+    @Test("hostile names and filenames are escaped as browsers do and parse back to that form")
+    func hostileNames() async throws {
+        let hostile = ["a\"b", "line\r\nContent-Type: text/evil", "back\\", "semi;colon=x", "ünï東🚀", "", "--B", "tab\there", "nul\u{0}"]
+        let parts: [any NetworkMultipartFormDataConvertible] = hostile.map {
+            NetworkMultipartFormFileRequest(name: $0, filename: $0, value: Data($0.utf8), contentType: "text/plain")
+        }
+        let form = try NetworkMultipartForm(parts: parts)
+        let parsed = try parseWithMultipartKit(try await form.encodedData(), boundary: form.boundary)
+        #expect(parsed.count == hostile.count)
+        for (value, part) in zip(hostile, parsed) {
+            let escaped = Self.browserEscaped(value)
+            #expect(part.header("Content-Disposition") == "form-data; name=\"\(escaped)\"; filename=\"\(escaped)\"")
+            #expect(part.headers.count == 2, "no injected header for \(value.debugDescription)")
+            #expect(part.body == Data(value.utf8))
+        }
+    }
+
+    static func browserEscaped(_ value: String) -> String {
+        value.unicodeScalars.map { scalar -> String in
+            switch scalar {
+            case "\"": "%22"
+            case "\\": "%5C"
+            case "\r": "%0D"
+            case "\n": "%0A"
+            case "\t": "%09"
+            case "\u{0}": "%00"
+            default: String(scalar)
+            }
+        }.joined()
+    }
+
+    @Test("empty parts, binary bodies holding boundary-like lines, and 5,000 parts come back exactly")
+    func edgeBodies() async throws {
+        var generator = SeededGenerator(seed: 42)
+        let tricky = Data("\r\n--NetFormBoundary\r\n--\r\n--x--\r\nContent-Disposition: form-data; name=\"evil\"\r\n\r\n".utf8)
+        var bodies: [Data] = [Data(), tricky, Data([0x0d, 0x0a, 0x2d, 0x2d])]
+        while bodies.count < 5_000 {
+            bodies.append(Data((0..<Int.random(in: 0...300, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }))
+        }
+        let parts: [any NetworkMultipartFormDataConvertible] = bodies.enumerated().map {
+            NetworkMultipartFormDataRequest(name: "part\($0.offset)", value: $0.element, contentType: "application/octet-stream")
+        }
+        let form = try NetworkMultipartForm(parts: parts)
+        let data = try await form.encodedData()
+        #expect(Int64(data.count) == form.contentLength)
+        // Fed in odd and in large pieces, so delimiters straddle the parser's buffers.
+        for chunkSize in [7, 65_536] {
+            let parsed = try parseWithMultipartKit(data, boundary: form.boundary, chunkSize: chunkSize)
+            #expect(parsed.map(\.body) == bodies)
+            #expect(parsed.map { $0.header("Content-Disposition") } == bodies.indices.map { "form-data; name=\"part\($0)\"" })
+        }
+    }
+
+    @Test("extra Content-Disposition parameters and part headers are written, validated and never override Net's")
+    func extras() async throws {
+        let part = NetworkMultipartFormDataRequest(
+            name: "n", value: "v",
+            additionalContentDispositionParameters: [ContentDispositionParameter(name: "lang", value: "es\"x")],
+            additionalHeaders: [.header(key: "X-Trace", value: "42")])
+        let form = try NetworkMultipartForm(parts: [part])
+        let parsed = try parseWithMultipartKit(try await form.encodedData(), boundary: form.boundary)
+        #expect(parsed.first?.header("Content-Disposition") == "form-data; name=\"n\"; lang=\"es%22x\"")
+        #expect(parsed.first?.header("X-Trace") == "42")
+
+        let invalid: [any NetworkMultipartFormDataConvertible] = [
+            NetworkMultipartFormDataRequest(name: "n", value: "v", additionalContentDispositionParameters: [ContentDispositionParameter(name: "bad name", value: "x")]),
+            NetworkMultipartFormDataRequest(name: "n", value: "v", additionalHeaders: [.header(key: "X-Bad", value: "a\r\nb")]),
+            NetworkMultipartFormDataRequest(name: "n", value: "v", additionalHeaders: [.header(key: "Content-Disposition", value: "form-data")]),
+            NetworkMultipartFormFileRequest(name: "f", filename: "a.txt", value: Data(), contentType: "text/plain\r\nX: y"),
+        ]
+        for part in invalid {
+            #expect(throws: NetworkError.self) { _ = try NetworkMultipartForm(parts: [part]) }
+        }
+        #expect(throws: NetworkError.self) { _ = try NetworkMultipartForm(parts: [], boundary: "bad\"boundary") }
+        #expect(throws: NetworkError.self) { _ = try NetworkMultipartForm(parts: [], boundary: String(repeating: "a", count: 71)) }
+        #expect(throws: NetworkError.self) {
+            _ = try NetworkMultipartForm(parts: [NetworkMultipartFormDataRequest(name: "n", value: "x--B")], boundary: "B")
+        }
+    }
+
+    @Test("random boundaries carry 128 bits and differ")
+    func boundaries() {
+        let boundaries = (0..<100).map { _ in NetworkMultipartForm.randomBoundary() }
+        #expect(Set(boundaries).count == 100)
+        #expect(boundaries.allSatisfy { $0.hasPrefix("NetFormBoundary") && $0.count == "NetFormBoundary".count + 32 })
+    }
+
+    @Test("content types are inferred from extensions, case-insensitively, and can be overridden")
+    func mediaTypes() throws {
+        #expect(MediaTypes.type(forFilename: "photo.JPG") == "image/jpeg")
+        #expect(MediaTypes.type(forFilename: "archive.tar.gz") == "application/gzip")
+        #expect(MediaTypes.type(forFilename: "README") == "application/octet-stream")
+        #expect(MediaTypes.type(forFilename: ".bashrc") == "application/octet-stream")
+        let part = try NetworkMultipartFormFileRequest(name: "f", filename: "data.csv", value: Data(), contentType: "text/x-custom").multipartPart()
+        #expect(part.contentType == "text/x-custom")
+    }
+
+    @Test("a missing file, an unreadable file and a file that changes size are typed errors")
+    func fileErrors() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("net-multipart-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(throws: NetworkError.self) {
+            _ = try NetworkMultipartForm(parts: [NetworkMultipartFormFileRequest(name: "f", fileURL: directory.appendingPathComponent("missing"))])
+        }
+        #expect(throws: NetworkError.self) {
+            _ = try NetworkMultipartForm(parts: [NetworkMultipartFormFileRequest(name: "f", fileURL: directory)])
+        }
+        for (initial, changed) in [(100_000, 50_000), (100_000, 150_000)] {
+            let file = directory.appendingPathComponent("changing-\(changed)")
+            try Data(count: initial).write(to: file)
+            let form = try NetworkMultipartForm(parts: [NetworkMultipartFormFileRequest(name: "f", fileURL: file)])
+            try Data(count: changed).write(to: file)
+            await #expect(throws: NetworkError.self) { _ = try await form.encodedData() }
+        }
+    }
+
+    @Test("the seed README's request compiles and sets the multipart Content-Type")
+    func seedRequest() async throws {
+        let image = Data([0x89, 0x50, 0x4e, 0x47])
+        let networkRequest = try NetworkRequest(
+            url: "https://endpoint.com/upload/image",
+            httpMethod: .post,
+            headers: nil,
+            query: nil,
+            multipartForm: NetworkMultipartFormFileRequest(name: "image", filename: "profile.png", value: image, contentType: "application/png"))
+        let contentType = try #require(networkRequest.headers["Content-Type"])
+        #expect(contentType.hasPrefix("multipart/form-data; boundary=NetFormBoundary"))
+        guard case .stream(let stream) = networkRequest.body else { Issue.record("not streamed"); return }
+        var reader = stream.makeReader()
+        var body = Data()
+        while let chunk = try await reader.next() { body.append(chunk) }
+        #expect(Int64(body.count) == stream.length)
+        let parsed = try parseWithMultipartKit(body, boundary: String(contentType.dropFirst("multipart/form-data; boundary=".count)))
+        #expect(parsed.first?.body == image)
+        #expect(parsed.first?.header("Content-Type") == "application/png")
+    }
+}
