@@ -40,9 +40,12 @@ let package = Package(
             "NetTransport", "NetTestSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
         ]),
+        // Not a product: encodes a large file part in its own process, so the memory test reads a
+        // peak RSS that nothing else inflates.
+        .executableTarget(name: "MultipartEncodeProbe", dependencies: ["NetMultipart"], path: "Tests/LinkProbes/MultipartEncodeProbe"),
         // Forms round-tripped through parsers we did not write: multipart-kit, and a real server.
         .testTarget(name: "NetMultipartTests", dependencies: [
-            "NetMultipart", "NetTransport", "NetTestSupport",
+            "NetMultipart", "NetTransport", "NetTestSupport", "MultipartEncodeProbe",
             .product(name: "MultipartKit", package: "multipart-kit"),
             .product(name: "Hummingbird", package: "hummingbird"),
         ]),

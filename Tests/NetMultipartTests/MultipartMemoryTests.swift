@@ -1,0 +1,42 @@
+import Foundation
+import NetTestSupport
+import Testing
+
+@Suite("NetMultipart: encoding a 512 MiB file part keeps memory flat")
+struct MultipartMemoryTests {
+    struct ProbeReport: Decodable {
+        var bytes: Int64
+        var expected: Int64
+        var seconds: Double
+        var mbPerSecond: Double
+        var peakRSSKiB: Int
+    }
+
+    /// The probe binary next to the test bundle (SwiftPM builds it because the tests depend on it).
+    static func probePath() throws -> String {
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        let path = executable.deletingLastPathComponent().appendingPathComponent("MultipartEncodeProbe").path
+        #expect(FileManager.default.isExecutableFile(atPath: path), "MultipartEncodeProbe not built at \(path)")
+        return path
+    }
+
+    func run(fileSize: Int64) throws -> ProbeReport {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("net-multipart-memory-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("big.bin")
+        // A sparse file: its pages are read like any other, without filling the disk.
+        _ = try runProcess("/usr/bin/truncate", ["-s", String(fileSize), file.path])
+        let output = try runProcess(try Self.probePath(), [file.path])
+        return try JSONDecoder().decode(ProbeReport.self, from: output)
+    }
+
+    @Test("peak RSS for a 512 MiB part stays within 40 MiB of the peak for a 1 MiB part")
+    func flatMemory() throws {
+        let small = try run(fileSize: 1 << 20)
+        let large = try run(fileSize: 512 << 20)
+        #expect(large.bytes == large.expected)
+        #expect(large.bytes > 512 << 20)
+        #expect(large.peakRSSKiB - small.peakRSSKiB < 40 * 1024, "small \(small.peakRSSKiB) KiB, large \(large.peakRSSKiB) KiB")
+    }
+}
