@@ -12,6 +12,16 @@ struct ParsedPart: Equatable {
     }
 }
 
+/// Parses on a Dispatch thread: the parser is CPU-bound, and holding one of the few cooperative
+/// threads for seconds would delay unrelated tests that measure time.
+func parseOffPool(_ body: Data, boundary: String, chunkSize: Int = 4096) async throws -> [ParsedPart] {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async {
+            continuation.resume(with: Result { try parseWithMultipartKit(body, boundary: boundary, chunkSize: chunkSize) })
+        }
+    }
+}
+
 /// Feeds `body` to multipart-kit in chunks of `chunkSize` bytes and returns the parts it found.
 func parseWithMultipartKit(_ body: Data, boundary: String, chunkSize: Int = 4096) throws -> [ParsedPart] {
     let parser = MultipartParser(boundary: boundary)
