@@ -61,7 +61,8 @@ struct URLSessionTransportFailureTests {
 
     @Test("cancelling 100 in-flight requests: no hang, no crash, every one ends as cancelled")
     func cancelHundred() async throws {
-        let request = try await TransportTest.request("/delay/5000")
+        // The server would answer after 20 s: ending well before that means cancellation worked.
+        let request = try await TransportTest.request("/delay/20000")
         let tasks = (0..<100).map { _ in
             Task { try await transport.send(request) }
         }
@@ -75,7 +76,7 @@ struct URLSessionTransportFailureTests {
             }
         }
         #expect(cancelled == 100)
-        #expect(ContinuousClock.now - started < .seconds(2))
+        #expect(ContinuousClock.now - started < .seconds(5))
         // The transport is still usable afterwards.
         #expect(try await transport.send(try await TransportTest.request("/echo")).head.statusCode == 200)
     }
