@@ -44,8 +44,7 @@ extension NetworkRequest {
         if options.followsRedirects { arguments.append("-L") }
         if options.allowsInsecureTLS { arguments.append("-k") }
         if options.includesTimeout, let timeout {
-            let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-            arguments += ["--max-time", String(seconds)]
+            arguments += ["--max-time", String(timeout.secondsValue)]
         }
         for header in headers {
             let value = options.redactsSecrets && options.sensitiveHeaderNames.contains(NetworkHeaders.lowercased(header.name))

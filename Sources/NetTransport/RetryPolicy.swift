@@ -72,7 +72,7 @@ public struct RetryPolicy: NetworkInterceptor {
     /// The backoff before retry `retryNumber` (0 for the first retry), jitter included.
     public func backoff(forRetry retryNumber: Int) -> Duration {
         let exponent = Double(min(retryNumber, 60))
-        let seconds = min(baseDelay.timeInterval * pow(multiplier, exponent), maximumDelay.timeInterval)
+        let seconds = min(baseDelay.secondsValue * pow(multiplier, exponent), maximumDelay.secondsValue)
         let spread = jitter > 0 ? Double.random(in: -jitter...jitter) : 0
         return .milliseconds(Int64((seconds * (1 + spread) * 1000).rounded()))
     }

@@ -47,7 +47,7 @@ final class TaskBridge: Sendable {
         }
         // A Dispatch timer, not a Task: the deadline must hold even when the cooperative thread
         // pool is saturated by the caller's own work.
-        let remaining = max(0, ContinuousClock.now.duration(to: deadline).timeInterval)
+        let remaining = max(0, ContinuousClock.now.duration(to: deadline).secondsValue)
         DispatchQueue.global().asyncAfter(deadline: .now() + remaining) { [weak self] in
             guard let self else { return }
             self.fail(NetworkError.transport(.timedOut("no complete response within \(self.timeoutText)")))
@@ -86,8 +86,8 @@ final class TaskBridge: Sendable {
         let outcome = state.withLock { state -> Result<NetworkProgress?, any Error> in
             guard !state.finished else { return .success(nil) }
             do {
-                if let file = state.file {
-                    try BodyFile.write(data, to: file, path: destination.path)
+                if let file = state.file, case .file(let url) = destination {
+                    try BodyFile.write(data, to: file, path: url.path)
                 } else {
                     state.body.append(data)
                 }
@@ -123,28 +123,9 @@ final class TaskBridge: Sendable {
             if let shortfall = Self.shortBody(head: head, received: state.received, method: request.httpMethod) {
                 return .failure(shortfall)
             }
-            if let file = state.file {
-                do { try file.close() } catch {
-                    return .failure(NetworkError.transport(.cannotWriteBody(path: destination.path, reason: "\(error)")))
-                }
-                state.file = nil
-                if case .file(let url) = destination {
-                    return .success(TransportResponse(head: head, fileURL: url, bodyByteCount: state.received))
-                }
-            }
-            return .success(TransportResponse(head: head, body: state.body))
+            return closeBody(&state, head: head)
         }
-        switch outcome {
-        case nil: return
-        case .failure(let failure): fail(failure)
-        case .success(let response):
-            let continuation = state.withLock { state in
-                state.finished = true
-                defer { state.continuation = nil; state.task = nil }
-                return state.continuation
-            }
-            continuation?.resume(returning: response)
-        }
+        if let outcome { finish(outcome) }
     }
 
     /// Ends the call with a response whose body URLSession withholds (an HTTP authentication
@@ -153,29 +134,36 @@ final class TaskBridge: Sendable {
         receive(response)
         let outcome = state.withLock { state -> Result<TransportResponse, any Error>? in
             guard !state.finished, let head = state.head else { return nil }
-            state.finished = true
-            if let file = state.file {
-                state.file = nil
-                do { try file.close() } catch {
-                    return .failure(NetworkError.transport(.cannotWriteBody(path: destination.path, reason: "\(error)")))
-                }
-                if case .file(let url) = destination {
-                    return .success(TransportResponse(head: head, fileURL: url, bodyByteCount: 0))
-                }
-            }
-            return .success(TransportResponse(head: head, body: Data()))
+            return closeBody(&state, head: head)
         }
-        guard let outcome else { return }
-        let continuation = state.withLock { state in
-            defer { state.continuation = nil }
+        if let outcome { finish(outcome) }
+    }
+
+    /// Closes the destination file, if any, and builds the response from what arrived.
+    private func closeBody(_ state: inout State, head: NetworkResponseHead) -> Result<TransportResponse, any Error> {
+        guard let file = state.file, case .file(let url) = destination else {
+            return .success(TransportResponse(head: head, body: state.body))
+        }
+        state.file = nil
+        do { try file.close() } catch {
+            return .failure(NetworkError.transport(.cannotWriteBody(path: url.path, reason: "\(error)")))
+        }
+        return .success(TransportResponse(head: head, fileURL: url, bodyByteCount: state.received))
+    }
+
+    /// Resumes the caller with `outcome`, unless a cancellation or the deadline ended the call first.
+    private func finish(_ outcome: Result<TransportResponse, any Error>) {
+        guard case .success(let response) = outcome else {
+            if case .failure(let error) = outcome { fail(error) }
+            return
+        }
+        let continuation = state.withLock { state -> CheckedContinuation<TransportResponse, any Error>? in
+            guard !state.finished else { return nil }
+            state.finished = true
+            defer { state.continuation = nil; state.task = nil }
             return state.continuation
         }
-        switch outcome {
-        case .success(let response): continuation?.resume(returning: response)
-        case .failure(let error):
-            if case .file(let url) = destination { BodyFile.remove(url) }
-            continuation?.resume(throwing: error)
-        }
+        continuation?.resume(returning: response)
     }
 
     /// Ends the call with `error`: removes what was written, resumes the caller, stops the task.
@@ -216,21 +204,5 @@ final class TaskBridge: Sendable {
               head.headers["Content-Encoding"] == nil,
               let expected = head.expectedContentLength, received < expected else { return nil }
         return .transport(.connectionLost("the body ended after \(received) of \(expected) bytes from \(head.url.absoluteString)"))
-    }
-}
-
-extension TransportBodyDestination {
-    /// The file path, or an empty string for memory.
-    var path: String {
-        if case .file(let url) = self { return url.path }
-        return ""
-    }
-}
-
-extension Duration {
-    /// The duration in seconds, for Dispatch and Foundation.
-    var timeInterval: TimeInterval {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }

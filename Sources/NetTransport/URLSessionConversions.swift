@@ -35,21 +35,12 @@ extension URLRequest {
     init(_ request: NetworkRequest, deadline: ContinuousClock.Instant) {
         self.init(url: request.url)
         httpMethod = request.httpMethod.rawValue
-        let remaining = ContinuousClock.now.duration(to: deadline).timeInterval
+        let remaining = ContinuousClock.now.duration(to: deadline).secondsValue
         timeoutInterval = max(1, remaining.rounded(.up) + 5)
-        var seen: [String: String] = [:]
-        var order: [String] = []
-        for header in request.headers {
-            let key = header.name.lowercased()
-            if let existing = seen[key] {
-                seen[key] = existing + ", " + header.value
-            } else {
-                seen[key] = header.value
-                order.append(header.name)
-            }
-        }
-        for name in order {
-            setValue(seen[name.lowercased()], forHTTPHeaderField: name)
+        // URLRequest holds one value per name, so repeated fields go out joined with ", ".
+        var written = Set<String>()
+        for header in request.headers where written.insert(header.name.lowercased()).inserted {
+            setValue(request.headers.values(for: header.name).joined(separator: ", "), forHTTPHeaderField: header.name)
         }
     }
 }

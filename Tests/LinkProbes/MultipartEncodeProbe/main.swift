@@ -24,7 +24,7 @@ func drain(_ stream: NetworkBodyStream) async throws -> Int64 {
 let started = ContinuousClock.now
 let total = try await drain(form.bodyStream())
 let elapsed = ContinuousClock.now - started
-let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+let seconds = elapsed.secondsValue
 var usage = rusage()
 getrusage(RUSAGE_SELF.rawValue, &usage)
 let megabytes = Double(total) / 1_048_576
