@@ -30,6 +30,13 @@ public final class StubTransport: Transport {
         var recorded: [RecordedRequest] = []
     }
 
+    /// What a request is answered with, chosen under the lock.
+    private enum Pick: Sendable {
+        case canned(StubResponse)
+        case handler(@Sendable (NetworkRequest) async throws -> StubResponse)
+        case fallback
+    }
+
     private let state = Locked(State())
     private let fallback: StubResponse
 
@@ -77,18 +84,22 @@ public final class StubTransport: Transport {
         try request.validate()
         try Task.checkCancellation()
         let body = try await Self.readBody(of: request, progress: progress)
-        let responder = state.withLock { state -> StubRoute.Responder? in
+        let pick = state.withLock { state -> Pick in
             state.recorded.append(RecordedRequest(request: request, body: body))
-            guard let index = state.routes.firstIndex(where: { $0.matches(request) }) else { return nil }
-            guard case .sequence(let responses) = state.routes[index].responder else { return state.routes[index].responder }
-            let position = state.positions[index, default: 0]
-            state.positions[index] = position + 1
-            return .sequence([responses[min(position, responses.count - 1)]])
+            guard let index = state.routes.firstIndex(where: { $0.matches(request) }) else { return .fallback }
+            switch state.routes[index].responder {
+            case .handler(let handler):
+                return .handler(handler)
+            case .sequence(let responses):
+                let position = state.positions[index, default: 0]
+                state.positions[index] = position + 1
+                return .canned(responses[min(position, responses.count - 1)])
+            }
         }
-        let answer: StubResponse = switch responder {
-        case .sequence(let responses)?: responses[0]
-        case .handler(let handler)?: try await handler(request)
-        case nil: fallback
+        let answer: StubResponse = switch pick {
+        case .canned(let response): response
+        case .handler(let handler): try await handler(request)
+        case .fallback: fallback
         }
         try await Self.wait(answer.delay, timeout: request.timeout, request: request)
         switch answer.outcome {
