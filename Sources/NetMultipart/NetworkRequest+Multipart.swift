@@ -17,10 +17,8 @@ extension NetworkRequest {
         boundary: String? = nil,
         timeout: Duration? = nil
     ) throws {
-        let form = try NetworkMultipartForm(parts: multipartForm, boundary: boundary)
-        try self.init(url: url, httpMethod: httpMethod, headers: headers, query: query,
-                      body: .stream(form.bodyStream()), timeout: timeout)
-        try self.headers.set(name: "Content-Type", value: form.contentType)
+        try self.init(url: url, httpMethod: httpMethod, headers: headers, query: query, body: .none, timeout: timeout)
+        try attach(NetworkMultipartForm(parts: multipartForm, boundary: boundary))
     }
 
     /// Creates a multipart request from a URL string; see the `URL` variant.
@@ -33,10 +31,8 @@ extension NetworkRequest {
         boundary: String? = nil,
         timeout: Duration? = nil
     ) throws {
-        let form = try NetworkMultipartForm(parts: multipartForm, boundary: boundary)
-        try self.init(url: url, httpMethod: httpMethod, headers: headers, query: query,
-                      body: .stream(form.bodyStream()), timeout: timeout)
-        try self.headers.set(name: "Content-Type", value: form.contentType)
+        try self.init(url: url, httpMethod: httpMethod, headers: headers, query: query, body: .none, timeout: timeout)
+        try attach(NetworkMultipartForm(parts: multipartForm, boundary: boundary))
     }
 
     /// Creates a multipart request with a single part, as ALTENNetwork's README writes it.
@@ -48,5 +44,11 @@ extension NetworkRequest {
         multipartForm part: any NetworkMultipartFormDataConvertible
     ) throws {
         try self.init(url: url, httpMethod: httpMethod, headers: headers, query: query, multipartForm: [part])
+    }
+
+    /// Makes `form` the body and labels it with the form's `Content-Type`.
+    private mutating func attach(_ form: NetworkMultipartForm) throws {
+        body = .stream(form.bodyStream())
+        try headers.set(name: "Content-Type", value: form.contentType)
     }
 }
