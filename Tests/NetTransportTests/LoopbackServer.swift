@@ -1,10 +1,11 @@
 import Foundation
 import Hummingbird
 import HTTPTypes
+import LoopbackHTTP
 import NIOCore
 import NetTestSupport
 
-/// A real HTTP/1.1 server on 127.0.0.1 (Hummingbird), started once per test process.
+/// The routes of a real HTTP/1.1 server on 127.0.0.1 (Hummingbird), started once per test process.
 ///
 /// Routes:
 /// - `/echo` (any method): JSON ``EchoReply`` describing what arrived, body checksum included;
@@ -16,19 +17,9 @@ import NetTestSupport
 /// - `/truncated`: declares 1,000 bytes, sends 100 and closes the connection;
 /// - `/gzip`: ``LoopbackServer/gzipText`` compressed, with `Content-Encoding: gzip`;
 /// - `/headers`: a repeated field and a non-ASCII value.
-actor LoopbackServer {
-    static let shared = LoopbackServer()
+enum LoopbackServer {
+    static let shared = SharedLoopbackServer { try makeRouter() }
     static let gzipText = String(repeating: "Net decompresses gzip bodies. ", count: 200)
-
-    private var started: Task<URL, any Error>?
-
-    /// The server's base URL, starting it on first use.
-    func baseURL() async throws -> URL {
-        if let started { return try await started.value }
-        let task = Task { try await Self.start() }
-        started = task
-        return try await task.value
-    }
 
     /// Deterministic bytes for bodies: position modulo 251.
     static func pattern(count: Int) -> Data {
@@ -39,18 +30,10 @@ actor LoopbackServer {
         return data
     }
 
-    /// 64-bit FNV-1a: the server and the tests agree on body contents without sending them back.
-    static func checksum(_ data: Data) -> UInt64 {
-        data.withUnsafeBytes { checksum($0) }
-    }
+    /// The FNV-1a hash `/echo` reports for a body.
+    static func checksum(_ data: Data) -> UInt64 { FNV1a.hash(data) }
 
-    static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return hash
-    }
-
-    private static func start() async throws -> URL {
+    private static func makeRouter() throws -> Router<BasicRequestContext> {
         let gzipped = try runProcess("/bin/gzip", ["-c", "-n"], input: Data(gzipText.utf8))
         let router = Router()
         router.on("/echo", method: .get) { request, _ in try await echo(request) }
@@ -103,16 +86,7 @@ actor LoopbackServer {
             headers.append(HTTPField(name: HTTPField.Name("X-Unicode")!, value: "café"))
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: "ok")))
         }
-        let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
-        let app = Application(
-            router: router,
-            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) })
-        Task { try await app.runService(gracefulShutdownSignals: []) }
-        var iterator = stream.makeAsyncIterator()
-        guard let port = await iterator.next(), port > 0 else { throw CommandFailed(description: "server did not start") }
-        guard let url = URL(string: "http://127.0.0.1:\(port)") else { throw CommandFailed(description: "bad port \(port)") }
-        return url
+        return router
     }
 
     private static func status(_ request: Request, _ context: BasicRequestContext) throws -> Response {
@@ -137,7 +111,11 @@ actor LoopbackServer {
             uri: request.uri.description,
             headers: request.headers.map { [$0.name.rawName, $0.value] },
             bodyLength: bytes.count,
-            bodyChecksum: body.withUnsafeReadableBytes { checksum($0) },
+            bodyChecksum: body.withUnsafeReadableBytes { bytes in
+                var hasher = FNV1a()
+                hasher.add(bytes)
+                return hasher.value
+            },
             bodyPrefix: String(decoding: bytes.prefix(256), as: UTF8.self))
         let json = try JSONEncoder().encode(reply)
         return Response(status: .ok, headers: [.contentType: "application/json"],

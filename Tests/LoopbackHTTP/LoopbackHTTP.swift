@@ -1,0 +1,44 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// Why a loopback server could not be started.
+package struct LoopbackServerFailed: Error, CustomStringConvertible {
+    package let description: String
+}
+
+/// Starts a Hummingbird server for `router` on 127.0.0.1 with a port the kernel picks, and
+/// returns its base URL once it listens. The server runs until the test process exits.
+func startLoopbackServer(_ router: Router<BasicRequestContext>) async throws -> URL {
+    let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+    let app = Application(
+        router: router,
+        configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+        onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) })
+    Task { try await app.runService(gracefulShutdownSignals: []) }
+    for await port in ports {
+        guard port > 0, let url = URL(string: "http://127.0.0.1:\(port)") else { break }
+        return url
+    }
+    throw LoopbackServerFailed(description: "the loopback HTTP server did not start")
+}
+
+/// A loopback server started on first use and shared by every test in the process.
+package actor SharedLoopbackServer {
+    private let makeRouter: @Sendable () async throws -> Router<BasicRequestContext>
+    private var started: Task<URL, any Error>?
+
+    /// `makeRouter` builds the routes when the first test asks for the server.
+    package init(_ makeRouter: @escaping @Sendable () async throws -> Router<BasicRequestContext>) {
+        self.makeRouter = makeRouter
+    }
+
+    /// The server's base URL, starting it on first use.
+    package func baseURL() async throws -> URL {
+        if let started { return try await started.value }
+        let makeRouter = self.makeRouter
+        let task = Task { try await startLoopbackServer(makeRouter()) }
+        started = task
+        return try await task.value
+    }
+}
