@@ -1,5 +1,10 @@
 import Foundation
 import NetCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// File operations for response bodies written to disk, each failure a typed transport error.
 enum BodyFile {
@@ -21,6 +26,14 @@ enum BodyFile {
             try file.write(contentsOf: data)
         } catch {
             throw NetworkError.transport(.cannotWriteBody(path: path, reason: "\(error)"))
+        }
+    }
+
+    /// Moves `source` onto `destination` with `rename(2)`: atomic within one directory, replacing
+    /// any file there, so readers see the old file or the new one, never a partial one.
+    static func replace(_ destination: URL, with source: URL) throws {
+        guard rename(source.path, destination.path) == 0 else {
+            throw NetworkError.transport(.cannotWriteBody(path: destination.path, reason: String(cString: strerror(errno))))
         }
     }
 

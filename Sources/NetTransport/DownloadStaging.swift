@@ -1,10 +1,5 @@
 import Foundation
 import NetCore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Where one attempt of a download writes: a hidden file next to the destination, renamed onto
 /// it only when the response is final, so the destination never holds a partial or a
@@ -37,10 +32,9 @@ struct DownloadStaging {
             discard()
             return try result.get()
         }
-        guard rename(staging.path, finalURL.path) == 0 else {
-            let reason = String(cString: strerror(errno))
+        do { try BodyFile.replace(finalURL, with: staging) } catch {
             discard()
-            throw NetworkError.transport(.cannotWriteBody(path: finalURL.path, reason: reason))
+            throw error
         }
         return .download(NetworkDownloadResponse(url: finalURL, response: response.response, originalRequest: response.originalRequest))
     }

@@ -20,10 +20,7 @@ extension NetworkSession {
         var request = try convertible.asNetworkRequest()
         if case .upload(let body?) = call { request.body = body }
         let callersRequest = request
-        var report: TransportProgressHandler?
-        if let progress {
-            report = { event in progress.yield(event) }
-        }
+        let report: TransportProgressHandler? = if let progress { { event in progress.yield(event) } } else { nil }
         var retryNumber = 0
         while true {
             try Task.checkCancellation()

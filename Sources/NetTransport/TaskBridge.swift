@@ -106,9 +106,10 @@ final class TaskBridge: Sendable {
 
     /// Request body bytes went out.
     func sent(total: Int64, expected: Int64) {
+        guard let progress else { return }
         let finished = state.withLock { $0.finished }
         guard !finished else { return }
-        progress?(NetworkProgress(direction: .upload, completedBytes: total, expectedBytes: expected > 0 ? expected : nil))
+        progress(NetworkProgress(direction: .upload, completedBytes: total, expectedBytes: expected > 0 ? expected : nil))
     }
 
     /// URLSession finished the task, with or without an error.
