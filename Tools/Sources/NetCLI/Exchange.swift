@@ -1,0 +1,66 @@
+import Foundation
+import Net
+
+/// Sends one planned request through Net's public API and prints the outcome.
+struct Exchange {
+    let options: RequestOptions
+
+    /// Sends `plan`; returns the exit status its response earns. Transport failures throw.
+    func perform(_ plan: RequestPlan) async throws -> ExitStatus {
+        let transport = URLSessionTransport(configuration: .init(
+            redirectPolicy: options.noFollow ? .doNotFollow : .follow(limit: 10)))
+        let interceptors: [any NetworkInterceptor] = options.retry > 0 ? [RetryPolicy(maximumRetries: options.retry)] : []
+        let client = NetworkClient(transport: transport, interceptors: interceptors)
+        let printer = ResponsePrinter(showsHeaders: options.verbose)
+        if let download = options.download {
+            return try await save(plan, to: URL(fileURLWithPath: download), client: client, printer: printer)
+        }
+        let response = try await client.requestData(for: plan.request)
+        Output.write(printer.head(response.response))
+        Output.write(printer.body(response.data, head: response.response))
+        return ExitStatus(statusCode: response.response.statusCode.rawValue)
+    }
+
+    /// `--download`: the body goes to a hidden file beside `destination`, renamed over it only when
+    /// the server answered with success, so an error page never replaces the user's file.
+    private func save(_ plan: RequestPlan, to destination: URL, client: NetworkClient, printer: ResponsePrinter) async throws -> ExitStatus {
+        let staging = destination.deletingLastPathComponent()
+            .appendingPathComponent(".\(destination.lastPathComponent).net-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: staging) }
+
+        let showsProgress = isatty(STDERR_FILENO) != 0
+        let (events, reporter) = AsyncStream.makeStream(of: NetworkProgress.self)
+        let drawing = Task {
+            var bar = ProgressBar()
+            var drew = false
+            for await event in events where showsProgress && event.direction == .download {
+                bar.draw(event)
+                drew = true
+            }
+            if drew { bar.finish() }
+        }
+        let response: NetworkDownloadResponse
+        do {
+            response = try await client.requestDownload(for: plan.request, to: staging, progress: reporter)
+        } catch {
+            reporter.finish()
+            await drawing.value
+            throw error
+        }
+        await drawing.value
+
+        Output.write(printer.head(response.response))
+        let status = ExitStatus(statusCode: response.response.statusCode.rawValue)
+        guard status == .success else {
+            Output.write(printer.body(try response.bodyData(), head: response.response))
+            return status
+        }
+        let size = (try? staging.resourceValues(forKeys: [.fileSizeKey]))?.fileSize.map(Int64.init)
+        guard rename(staging.path, destination.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            throw NetworkError.transport(.cannotWriteBody(path: destination.path, reason: reason))
+        }
+        Output.error("Saved \(size.map(ProgressBar.byteCount) ?? "the body") to \(destination.path)\n")
+        return status
+    }
+}

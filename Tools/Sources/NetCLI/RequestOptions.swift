@@ -1,0 +1,57 @@
+import ArgumentParser
+import Foundation
+import Net
+
+/// The arguments every verb (`net get`, `net post`…) takes.
+public struct RequestOptions: ParsableArguments {
+    /// Creates empty options; ArgumentParser fills them in.
+    public init() {}
+
+    @Argument(help: "The URL. `http://` is assumed without a scheme; `:8080/x` is http://localhost:8080/x.")
+    var url: String
+
+    @Argument(help: ArgumentHelp(
+        "Header:value, name==query, field=string, field:=json, field@file (multipart upload).",
+        discussion: "A backslash makes the next `:`, `=` or `@` part of the name."))
+    var items: [String] = []
+
+    @Flag(name: .shortAndLong, help: "Print the response headers too.")
+    var verbose = false
+
+    @Flag(name: .shortAndLong, help: "Send fields as a form (application/x-www-form-urlencoded) instead of JSON.")
+    var form = false
+
+    @Option(help: ArgumentHelp("Send `Authorization: Bearer TOKEN`.", valueName: "token"))
+    var bearer: String?
+
+    @Option(help: ArgumentHelp("Write the body to FILE, with a progress bar when standard error is a terminal.", valueName: "file"))
+    var download: String?
+
+    @Flag(help: "Print the equivalent curl command, credentials redacted, without sending anything.")
+    var curl = false
+
+    @Option(help: ArgumentHelp("Retry up to N times with Net's retry policy (idempotent methods; 408, 429, 5xx, transient failures).", valueName: "n"))
+    var retry = 0
+
+    @Option(help: ArgumentHelp("Give up after SECONDS (fractions allowed).", valueName: "seconds"))
+    var timeout: Double?
+
+    @Flag(help: "Do not follow redirects.")
+    var noFollow = false
+
+    /// Checked by ArgumentParser before running: failures are usage errors (status 2).
+    public mutating func validate() throws {
+        guard retry >= 0 else { throw ValidationError("--retry must be 0 or more, not \(retry)") }
+        if let timeout {
+            guard timeout.isFinite, timeout > 0 else { throw ValidationError("--timeout must be a positive number of seconds, not \(timeout)") }
+        }
+        if curl && download != nil { throw ValidationError("--curl prints a command and sends nothing, so --download has nothing to save") }
+    }
+
+    /// The request the arguments describe.
+    func plan(method: NetworkHttpMethod) throws -> RequestPlan {
+        try RequestPlan(
+            method: method, url: url, items: items.map(RequestItem.init(parsing:)), form: form, bearer: bearer,
+            timeout: timeout.map { .nanoseconds(Int64(($0 * 1e9).rounded())) })
+    }
+}

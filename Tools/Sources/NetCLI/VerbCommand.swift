@@ -1,0 +1,64 @@
+import ArgumentParser
+import Net
+
+/// An HTTP method that `net` offers as a subcommand.
+public protocol HTTPVerb: Sendable {
+    /// The method sent.
+    static var method: NetworkHttpMethod { get }
+}
+
+/// `net get`, `net post`… one generic command per method, so the verbs cannot drift apart.
+public struct VerbCommand<Verb: HTTPVerb>: AsyncParsableCommand {
+    /// The subcommand's name (the method in lower case) and help.
+    public static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: Verb.method.rawValue.lowercased(),
+            abstract: "Send a \(Verb.method.rawValue) request and print the response.")
+    }
+
+    @OptionGroup var options: RequestOptions
+
+    /// Creates the command; ArgumentParser fills in its options.
+    public init() {}
+
+    /// Sends the request (or prints it as curl) and sets the exit status from the response.
+    public func run() async throws {
+        let plan = try options.plan(method: Verb.method)
+        if options.curl {
+            Output.write(try CurlRendering.command(for: plan) + "\n")
+            return
+        }
+        let exchange = Exchange(options: options)
+        let status = try await exchange.perform(plan)
+        if status != .success { throw ExitCode(status.rawValue) }
+    }
+}
+
+/// `GET`.
+public enum GetVerb: HTTPVerb { public static var method: NetworkHttpMethod { .get } }
+/// `POST`.
+public enum PostVerb: HTTPVerb { public static var method: NetworkHttpMethod { .post } }
+/// `PUT`.
+public enum PutVerb: HTTPVerb { public static var method: NetworkHttpMethod { .put } }
+/// `PATCH`.
+public enum PatchVerb: HTTPVerb { public static var method: NetworkHttpMethod { .patch } }
+/// `DELETE`.
+public enum DeleteVerb: HTTPVerb { public static var method: NetworkHttpMethod { .delete } }
+/// `HEAD`.
+public enum HeadVerb: HTTPVerb { public static var method: NetworkHttpMethod { .head } }
+/// `OPTIONS`.
+public enum OptionsVerb: HTTPVerb { public static var method: NetworkHttpMethod { .options } }
+
+/// `--curl`: the plan as a redacted curl command.
+enum CurlRendering {
+    static func command(for plan: RequestPlan) throws -> String {
+        do {
+            if let parts = plan.multipartParts, let command = try plan.request.curlCommand(multipartForm: parts) {
+                return command.shellCommand
+            }
+            return plan.request.curl
+        } catch let error as NetworkError {
+            throw UsageError(error.description)
+        }
+    }
+}

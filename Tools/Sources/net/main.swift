@@ -1,0 +1,4 @@
+import Foundation
+import NetCLI
+
+exit(await NetCommand.run(Array(CommandLine.arguments.dropFirst())))

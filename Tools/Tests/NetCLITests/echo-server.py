@@ -1,0 +1,110 @@
+"""A loopback HTTP server for the `net` CLI tests: an independent peer (Python's http.server and
+email parser), started on a free port that it prints as its first line of output.
+
+  /echo...        answers 200 with JSON describing the request it received, multipart parts
+                  parsed by Python's email package
+  /status/N       answers N with a small JSON body
+  /bytes/N        answers N deterministic bytes (byte i is i % 251) with Content-Length
+  /redirect       answers 302 to /echo
+  /sleep/S        answers 200 after S seconds
+  /flaky/KEY/N    answers 503 the first N times for KEY, then 200
+"""
+import email.parser
+import email.policy
+import hashlib
+import json
+import os
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import urlsplit
+
+
+FAILURES_SEEN = {}
+FAILURES_LOCK = threading.Lock()
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def reply(self, status, body, content_type="application/json", extra=()):
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        for name, value in extra:
+            self.send_header(name, value)
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def read_body(self):
+        length = int(self.headers.get("Content-Length", "0"))
+        return self.rfile.read(length) if length else b""
+
+    def handle_any(self):
+        body = self.read_body()
+        path = urlsplit(self.path)
+        if path.path.startswith("/status/"):
+            status = int(path.path.split("/")[2])
+            self.reply(status, json.dumps({"status": status}).encode())
+        elif path.path.startswith("/bytes/"):
+            count = int(path.path.split("/")[2])
+            self.reply(200, bytes(i % 251 for i in range(count)), "application/octet-stream")
+        elif path.path.startswith("/sleep/"):
+            time.sleep(float(path.path.split("/")[2]))
+            self.reply(200, b"{}")
+        elif path.path.startswith("/flaky/"):
+            _, _, key, failures = path.path.split("/")
+            with FAILURES_LOCK:
+                seen = FAILURES_SEEN.get(key, 0)
+                FAILURES_SEEN[key] = seen + 1
+            status = 503 if seen < int(failures) else 200
+            self.reply(status, json.dumps({"attempt": seen + 1}).encode())
+        elif path.path == "/redirect":
+            self.reply(302, b"", "text/plain", [("Location", "/echo")])
+        else:
+            self.reply(200, json.dumps(self.describe(path, body)).encode())
+
+    def describe(self, path, body):
+        description = {
+            "method": self.command,
+            "path": path.path,
+            "query": path.query,
+            "headers": [[name, value] for name, value in self.headers.items()],
+            "bodyLength": len(body),
+            "bodySHA256": hashlib.sha256(body).hexdigest(),
+        }
+        try:
+            description["body"] = body.decode("utf-8")
+        except UnicodeDecodeError:
+            pass
+        content_type = self.headers.get("Content-Type", "")
+        if content_type.startswith("multipart/"):
+            message = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(
+                b"Content-Type: " + content_type.encode() + b"\r\n\r\n" + body)
+            description["parts"] = [{
+                "name": part.get_param("name", header="content-disposition"),
+                "filename": part.get_filename(),
+                "contentType": part.get_content_type() if part.get("Content-Type") else None,
+                "length": len(part.get_payload(decode=True)),
+                "sha256": hashlib.sha256(part.get_payload(decode=True)).hexdigest(),
+            } for part in message.iter_parts()]
+        return description
+
+    do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = do_OPTIONS = handle_any
+
+
+def exit_with_parent():
+    """The tests hold our standard input open; when they exit, it reads end of file."""
+    sys.stdin.buffer.read()
+    os._exit(0)
+
+
+threading.Thread(target=exit_with_parent, daemon=True).start()
+server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+print(server.server_address[1], flush=True)
+server.serve_forever()
