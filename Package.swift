@@ -36,7 +36,8 @@ let package = Package(
         // Not a product: a daemon linking only NetReachability, run by the tests inside network
         // namespaces; `.ci/run` checks with `ldd` that it loads no Foundation library.
         .executableTarget(name: "ReachabilityDaemon", dependencies: ["NetReachability"], path: "Tests/LinkProbes/ReachabilityDaemon"),
-        .testTarget(name: "NetTests", dependencies: ["Net"]),
+        // The umbrella, and the documentation's samples (the worked example's JSON fixtures included).
+        .testTarget(name: "NetTests", dependencies: ["Net"], resources: [.copy("Fixtures")]),
         // URLSessionTransport against a real HTTP server on 127.0.0.1; the session layer on StubTransport.
         .testTarget(name: "NetTransportTests", dependencies: [
             "NetTransport", "NetTestSupport", "LoopbackHTTP",
