@@ -70,6 +70,6 @@ public enum PathFormatter {
     }
 
     private static func timestamp(_ time: Date) -> String {
-        time.formatted(.iso8601.year().month().day().timeSeparator(.colon).time(includingFractionalSeconds: true))
+        time.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 }
