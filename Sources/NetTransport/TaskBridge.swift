@@ -19,6 +19,7 @@ final class TaskBridge: Sendable {
         var body = Data()
         var file: FileHandle?
         var received: Int64 = 0
+        var deadline: Int?
     }
 
     private let destination: TransportBodyDestination
@@ -35,22 +36,23 @@ final class TaskBridge: Sendable {
     /// Stores the continuation and starts `task`, unless the call already ended (cancelled
     /// first); returns whether the task was started.
     func start(_ task: URLSessionTask, continuation: CheckedContinuation<TransportResponse, any Error>, deadline: ContinuousClock.Instant) -> Bool {
+        // On the deadline scheduler's own thread, not a Task: the deadline must hold even when the
+        // cooperative thread pool is saturated by the caller's own work.
+        let timer = DeadlineScheduler.shared.schedule(after: ContinuousClock.now.duration(to: deadline)) { [weak self] in
+            guard let self else { return }
+            self.fail(NetworkError.transport(.timedOut("no complete response within \(self.timeoutText)")))
+        }
         let alreadyEnded = state.withLock { state -> Bool in
             guard !state.finished else { return true }
             state.continuation = continuation
             state.task = task
+            state.deadline = timer
             return false
         }
         if alreadyEnded {
+            DeadlineScheduler.shared.cancel(timer)
             continuation.resume(throwing: CancellationError())
             return false
-        }
-        // A Dispatch timer, not a Task: the deadline must hold even when the cooperative thread
-        // pool is saturated by the caller's own work.
-        let remaining = max(0, ContinuousClock.now.duration(to: deadline).secondsValue)
-        DispatchQueue.global().asyncAfter(deadline: .now() + remaining) { [weak self] in
-            guard let self else { return }
-            self.fail(NetworkError.transport(.timedOut("no complete response within \(self.timeoutText)")))
         }
         task.resume()
         return true
@@ -158,27 +160,30 @@ final class TaskBridge: Sendable {
             if case .failure(let error) = outcome { fail(error) }
             return
         }
-        let continuation = state.withLock { state -> CheckedContinuation<TransportResponse, any Error>? in
+        let ended = state.withLock { state -> (CheckedContinuation<TransportResponse, any Error>?, Int?)? in
             guard !state.finished else { return nil }
             state.finished = true
-            defer { state.continuation = nil; state.task = nil }
-            return state.continuation
+            defer { state.continuation = nil; state.task = nil; state.deadline = nil }
+            return (state.continuation, state.deadline)
         }
+        guard let (continuation, deadline) = ended else { return }
+        if let deadline { DeadlineScheduler.shared.cancel(deadline) }
         continuation?.resume(returning: response)
     }
 
     /// Ends the call with `error`: removes what was written, resumes the caller, stops the task.
     func fail(_ error: any Error) {
-        let ended = state.withLock { state -> (CheckedContinuation<TransportResponse, any Error>?, URLSessionTask?)? in
+        let ended = state.withLock { state -> (CheckedContinuation<TransportResponse, any Error>?, URLSessionTask?, Int?)? in
             guard !state.finished else { return nil }
             state.finished = true
             if let file = state.file { try? file.close() }
             state.file = nil
             state.body = Data()
-            defer { state.continuation = nil }
-            return (state.continuation, state.urlSessionCompleted ? nil : state.task)
+            defer { state.continuation = nil; state.deadline = nil }
+            return (state.continuation, state.urlSessionCompleted ? nil : state.task, state.deadline)
         }
-        guard let (continuation, task) = ended else { return }
+        guard let (continuation, task, deadline) = ended else { return }
+        if let deadline { DeadlineScheduler.shared.cancel(deadline) }
         if case .file(let url) = destination { BodyFile.remove(url) }
         continuation?.resume(throwing: error)
         if let task { stopLater(task) }

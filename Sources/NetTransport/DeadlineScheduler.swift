@@ -1,0 +1,109 @@
+import Foundation
+
+/// Runs actions at deadlines, from one thread for the whole process.
+///
+/// Request deadlines must fire even when Swift's cooperative pool is saturated, so they cannot be
+/// `Task.sleep`s; and they must cost nothing once the request is over, so they cannot be
+/// `DispatchQueue.asyncAfter` blocks, which stay allocated until their deadline: 100,000 requests
+/// under the 60 s default timeout held about 60 MB of them. Here a cancelled deadline is dropped at
+/// once, and the thread sleeps until the earliest live one.
+final class DeadlineScheduler: Sendable {
+    /// The process's scheduler; its thread starts with the first deadline.
+    static let shared = DeadlineScheduler()
+
+    private struct State: Sendable {
+        var actions: [Int: @Sendable () -> Void] = [:]
+        /// A binary min-heap of deadlines; entries whose action was cancelled are dropped lazily.
+        var heap: [Entry] = []
+        var nextID = 0
+        var threadStarted = false
+    }
+
+    private struct Entry: Sendable {
+        let deadline: UInt64
+        let id: Int
+    }
+
+    private let state = Locked(State())
+    private let wake = DispatchSemaphore(value: 0)
+
+    /// Runs `action` on the scheduler's thread once `delay` has passed, unless cancelled first.
+    /// Keep the action short: every deadline shares the thread.
+    func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> Int {
+        let nanoseconds = UInt64(max(0, delay.components.seconds)) * 1_000_000_000 + UInt64(max(0, delay.components.attoseconds / 1_000_000_000))
+        let deadline = DispatchTime.now().uptimeNanoseconds + nanoseconds
+        let (id, isEarliest, startsThread) = state.withLock { state -> (Int, Bool, Bool) in
+            let id = state.nextID
+            state.nextID += 1
+            state.actions[id] = action
+            Self.push(Entry(deadline: deadline, id: id), onto: &state.heap)
+            let startsThread = !state.threadStarted
+            state.threadStarted = true
+            return (id, state.heap[0].id == id, startsThread)
+        }
+        if startsThread {
+            let thread = Thread { [self] in run() }
+            thread.name = "NetTransport deadlines"
+            thread.start()
+        } else if isEarliest {
+            wake.signal()
+        }
+        return id
+    }
+
+    /// Forgets the deadline `id`; its action will not run (unless it is running now).
+    func cancel(_ id: Int) {
+        state.withLock { state in
+            state.actions[id] = nil
+            // Deadlines mostly end in the order they were set, so this keeps the heap small.
+            while let top = state.heap.first, state.actions[top.id] == nil { Self.popMinimum(from: &state.heap) }
+        }
+    }
+
+    private func run() {
+        while true {
+            let (due, next) = state.withLock { state -> ([@Sendable () -> Void], UInt64?) in
+                let now = DispatchTime.now().uptimeNanoseconds
+                var due: [@Sendable () -> Void] = []
+                while let top = state.heap.first, top.deadline <= now || state.actions[top.id] == nil {
+                    Self.popMinimum(from: &state.heap)
+                    if let action = state.actions.removeValue(forKey: top.id) { due.append(action) }
+                }
+                return (due, state.heap.first?.deadline)
+            }
+            due.forEach { $0() }
+            if let next {
+                _ = wake.wait(timeout: DispatchTime(uptimeNanoseconds: next))
+            } else {
+                wake.wait()
+            }
+        }
+    }
+
+    private static func push(_ entry: Entry, onto heap: inout [Entry]) {
+        heap.append(entry)
+        var child = heap.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard heap[child].deadline < heap[parent].deadline else { break }
+            heap.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    private static func popMinimum(from heap: inout [Entry]) {
+        guard !heap.isEmpty else { return }
+        heap.swapAt(0, heap.count - 1)
+        heap.removeLast()
+        var parent = 0
+        while true {
+            let left = 2 * parent + 1, right = left + 1
+            var smallest = parent
+            if left < heap.count && heap[left].deadline < heap[smallest].deadline { smallest = left }
+            if right < heap.count && heap[right].deadline < heap[smallest].deadline { smallest = right }
+            guard smallest != parent else { return }
+            heap.swapAt(parent, smallest)
+            parent = smallest
+        }
+    }
+}
