@@ -17,6 +17,10 @@ final class DeadlineScheduler: Sendable {
         var heap: [Entry] = []
         var nextID = 0
         var threadStarted = false
+        /// When the thread will next look at the heap by itself: `.max` while it waits for work,
+        /// `0` while it is awake. A deadline later than this needs no wake-up, so a steady stream
+        /// of requests with one timeout never wakes the thread early.
+        var sleepingUntil: UInt64 = 0
     }
 
     private struct Entry: Sendable {
@@ -32,20 +36,20 @@ final class DeadlineScheduler: Sendable {
     func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> Int {
         let nanoseconds = UInt64(max(0, delay.components.seconds)) * 1_000_000_000 + UInt64(max(0, delay.components.attoseconds / 1_000_000_000))
         let deadline = DispatchTime.now().uptimeNanoseconds + nanoseconds
-        let (id, isEarliest, startsThread) = state.withLock { state -> (Int, Bool, Bool) in
+        let (id, wakesThread, startsThread) = state.withLock { state -> (Int, Bool, Bool) in
             let id = state.nextID
             state.nextID += 1
             state.actions[id] = action
             Self.push(Entry(deadline: deadline, id: id), onto: &state.heap)
             let startsThread = !state.threadStarted
             state.threadStarted = true
-            return (id, state.heap[0].id == id, startsThread)
+            return (id, deadline < state.sleepingUntil, startsThread)
         }
         if startsThread {
             let thread = Thread { [self] in run() }
             thread.name = "NetTransport deadlines"
             thread.start()
-        } else if isEarliest {
+        } else if wakesThread {
             wake.signal()
         }
         return id
@@ -62,16 +66,24 @@ final class DeadlineScheduler: Sendable {
 
     private func run() {
         while true {
-            let (due, next) = state.withLock { state -> ([@Sendable () -> Void], UInt64?) in
+            let due = state.withLock { state -> [@Sendable () -> Void] in
+                state.sleepingUntil = 0
                 let now = DispatchTime.now().uptimeNanoseconds
                 var due: [@Sendable () -> Void] = []
                 while let top = state.heap.first, top.deadline <= now || state.actions[top.id] == nil {
                     Self.popMinimum(from: &state.heap)
                     if let action = state.actions.removeValue(forKey: top.id) { due.append(action) }
                 }
-                return (due, state.heap.first?.deadline)
+                return due
             }
             due.forEach { $0() }
+            // Decided after the actions ran, under the lock that `schedule` takes: a deadline added
+            // from here on either is seen now or signals the semaphore.
+            let next = state.withLock { state -> UInt64? in
+                let next = state.heap.first?.deadline
+                state.sleepingUntil = next ?? .max
+                return next
+            }
             if let next {
                 _ = wake.wait(timeout: DispatchTime(uptimeNanoseconds: next))
             } else {
