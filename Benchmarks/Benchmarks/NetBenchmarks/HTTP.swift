@@ -1,0 +1,79 @@
+import Benchmark
+import BenchmarkSupport
+import Foundation
+import Net
+
+/// 2. Small GETs over loopback, sequential and with 64 in flight, through each client.
+func httpBenchmarks() {
+    // package-benchmark's own CPU metric ticks in 10 ms steps; this one is getrusage's, per request
+    // (the whole process: the client and the in-process server, which is the same for every client).
+    let cpuPerRequest = BenchmarkMetric.custom("CPU µs per request (process)", polarity: .prefersSmaller, useScalingFactor: false)
+    let metrics: [BenchmarkMetric] = [.throughput, .wallClock, cpuPerRequest, .peakMemoryResident]
+    for client in Client.allCases {
+        Benchmark(
+            "HTTP small GET sequential: \(client.rawValue)",
+            configuration: .init(metrics: metrics, timeUnits: .microseconds, warmupIterations: 200, maxDuration: .seconds(4), maxIterations: 100_000)
+        ) { benchmark in
+            let url = try await LoopbackServer.shared.baseURL().appendingPathComponent("small")
+            benchmark.startMeasurement()
+            let cpu = ProcessProbe.cpuMicroseconds()
+            for _ in benchmark.scaledIterations {
+                blackHole(try await Clients.get(url, with: client))
+            }
+            benchmark.measurement(cpuPerRequest, (ProcessProbe.cpuMicroseconds() - cpu) / benchmark.scaledIterations.count)
+        }
+
+        // One iteration is 64 requests at once: requests/s is 64 × the throughput shown.
+        Benchmark(
+            "HTTP small GET 64 in flight (64 per iteration): \(client.rawValue)",
+            configuration: .init(metrics: metrics, timeUnits: .milliseconds, warmupIterations: 5, maxDuration: .seconds(4), maxIterations: 10_000)
+        ) { benchmark in
+            let url = try await LoopbackServer.shared.baseURL().appendingPathComponent("small")
+            benchmark.startMeasurement()
+            let cpu = ProcessProbe.cpuMicroseconds()
+            for _ in benchmark.scaledIterations {
+                try await withThrowingTaskGroup(of: Int.self) { group in
+                    for _ in 0..<64 { group.addTask { try await Clients.get(url, with: client) } }
+                    for try await length in group { blackHole(length) }
+                }
+            }
+            benchmark.measurement(cpuPerRequest, (ProcessProbe.cpuMicroseconds() - cpu) / (64 * benchmark.scaledIterations.count))
+        }
+    }
+}
+
+/// 2 (continued). 100 MB down to memory, down to a file, and up from a file.
+func transferBenchmarks() {
+    let size = 100_000_000
+    let configuration = Benchmark.Configuration(
+        metrics: [.wallClock, .cpuTotal, .peakMemoryResident], timeUnits: .milliseconds,
+        warmupIterations: 1, maxDuration: .seconds(6), maxIterations: 5)
+    for client in Client.allCases {
+        Benchmark("HTTP 100 MB download to memory: \(client.rawValue)", configuration: configuration) { benchmark in
+            let url = try await LoopbackServer.shared.baseURL().appendingPathComponent("bytes/\(size)")
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                let length = try await Clients.get(url, with: client)
+                precondition(length == size, "\(client.rawValue) received \(length) bytes")
+            }
+        }
+        Benchmark("HTTP 100 MB download to file: \(client.rawValue)", configuration: configuration) { benchmark in
+            let url = try await LoopbackServer.shared.baseURL().appendingPathComponent("bytes/\(size)")
+            let destination = FileManager.default.temporaryDirectory.appendingPathComponent("net-bench-download-\(getpid())")
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                let length = try await Clients.download(url, to: destination, with: client)
+                precondition(length == size, "\(client.rawValue) wrote \(length) bytes")
+            }
+        }
+        Benchmark("HTTP 100 MB upload from file: \(client.rawValue)", configuration: configuration) { benchmark in
+            let url = try await LoopbackServer.shared.baseURL().appendingPathComponent("upload")
+            let file = try ProcessProbe.scratchFile(size: size)
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                let counted = try await Clients.upload(file, to: url, with: client)
+                precondition(counted == size, "the server counted \(counted) bytes from \(client.rawValue)")
+            }
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import Benchmark
+import Foundation
+import Net
+
+/// A session with every default: the protocol's own interceptors (which change nothing).
+actor BareSession: NetworkSession {
+    let transport: any Transport
+    init(transport: any Transport) { self.transport = transport }
+}
+
+/// The cheapest possible transport: one canned response, nothing recorded. Beside StubTransport
+/// it shows how much of a request's cost is the session layer and how much the stub.
+struct CannedTransport: Transport {
+    let head: NetworkResponseHead
+    let body = Data("ok".utf8)
+
+    init() throws {
+        head = NetworkResponseHead(statusCode: 200, url: try NetworkRequest(url: "https://api.example.com/items").url)
+    }
+
+    func send(_ request: NetworkRequest, to destination: TransportBodyDestination, progress: TransportProgressHandler?) async throws -> TransportResponse {
+        TransportResponse(head: head, body: body)
+    }
+}
+
+/// 1. The cost of a request through `NetworkSession` (target: under 5 µs and 40 allocations).
+func pipelineBenchmarks() {
+    let configuration = Benchmark.Configuration(
+        metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .throughput],
+        timeUnits: .nanoseconds, warmupIterations: 100, scalingFactor: .kilo, maxDuration: .seconds(3))
+
+    Benchmark("Pipeline: NetworkSession on StubTransport (canned body)", configuration: configuration) { benchmark in
+        let stub = StubTransport { _ in .text("ok") }
+        let session = BareSession(transport: stub)
+        let request = try NetworkRequest(url: "https://api.example.com/items")
+        for _ in benchmark.scaledIterations {
+            blackHole(try await session.requestData(for: request))
+        }
+        // The stub records every request; forget them outside the measurement's hot loop.
+        benchmark.stopMeasurement()
+        stub.reset()
+    }
+
+    Benchmark("Pipeline: NetworkClient + RetryPolicy on StubTransport", configuration: configuration) { benchmark in
+        let stub = StubTransport { _ in .text("ok") }
+        let client = NetworkClient(transport: stub, interceptors: [RetryPolicy()])
+        let request = try NetworkRequest(url: "https://api.example.com/items")
+        for _ in benchmark.scaledIterations {
+            blackHole(try await client.requestData(for: request))
+        }
+        benchmark.stopMeasurement()
+        stub.reset()
+    }
+
+    Benchmark("Pipeline: NetworkSession on a canned transport (session layer alone)", configuration: configuration) { benchmark in
+        let session = BareSession(transport: try CannedTransport())
+        let request = try NetworkRequest(url: "https://api.example.com/items")
+        for _ in benchmark.scaledIterations {
+            blackHole(try await session.requestData(for: request))
+        }
+    }
+
+    Benchmark("Pipeline: StubTransport.send alone", configuration: configuration) { benchmark in
+        let stub = StubTransport { _ in .text("ok") }
+        let request = try NetworkRequest(url: "https://api.example.com/items")
+        for _ in benchmark.scaledIterations {
+            blackHole(try await stub.send(request))
+        }
+        benchmark.stopMeasurement()
+        stub.reset()
+    }
+}

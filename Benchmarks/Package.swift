@@ -1,0 +1,41 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Net's benchmarks: a package of its own, so that package-benchmark, Hummingbird and
+// AsyncHTTPClient never reach users of the library. Run them with
+//
+//     swift package --package-path Benchmarks benchmark
+//
+// SwiftPM names a path dependency after its directory, and a clone's directory can be called
+// anything, so the root's identity is read from where this manifest sits.
+let root = Context.packageDirectory.split(separator: "/").dropLast().last.map { String($0).lowercased() } ?? "net"
+
+let package = Package(
+    name: "NetBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+    ],
+    targets: [
+        // The loopback server, the peers' clients and process probes (resident memory, descriptors).
+        .target(name: "BenchmarkSupport", dependencies: [
+            .product(name: "Net", package: root),
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        ]),
+        .executableTarget(
+            name: "NetBenchmarks",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Net", package: root),
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            path: "Benchmarks/NetBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+    ],
+    swiftLanguageModes: [.v6]
+)

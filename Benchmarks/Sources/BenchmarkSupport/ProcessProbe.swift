@@ -1,0 +1,53 @@
+import Foundation
+
+/// This process's resident memory and open descriptors, read from /proc.
+public enum ProcessProbe {
+    /// Resident set size in KiB (`VmRSS` in /proc/self/status).
+    public static func residentKiB() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return -1 }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? -1
+        }
+        return -1
+    }
+
+    /// Peak resident set size in KiB (`VmHWM`).
+    public static func peakResidentKiB() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return -1 }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? -1
+        }
+        return -1
+    }
+
+    /// Open file descriptors (entries of /proc/self/fd).
+    public static func openDescriptors() -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
+    }
+
+    /// CPU time (user + system) this process has used, in microseconds.
+    public static func cpuMicroseconds() -> Int {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1_000_000 + Int(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec)
+    }
+
+    /// A file of `size` bytes in the temporary directory (created once per process and size).
+    public static func scratchFile(size: Int) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("net-bench-\(getpid())-\(size).bin")
+        if FileManager.default.fileExists(atPath: url.path) { return url }
+        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+        }
+        let handle = try FileHandle(forWritingTo: url)
+        defer { try? handle.close() }
+        let block = Data(repeating: 0x62, count: min(size, 4 << 20))
+        var written = 0
+        while written < size {
+            let piece = block.prefix(size - written)
+            try handle.write(contentsOf: piece)
+            written += piece.count
+        }
+        return url
+    }
+}
