@@ -1,0 +1,53 @@
+import Foundation
+import NetCore
+
+/// How old a stored response is and how long it stays fresh (RFC 9111 §4.2), from its headers and
+/// the times the request was sent and the response received.
+struct CacheFreshness: Sendable, Hashable {
+    /// How long the response is fresh after it was generated.
+    let lifetime: Duration
+    /// How old the response was when it was received, with the network's delay added (§4.2.3).
+    let initialAge: Duration
+    /// When the response was received.
+    let responseTime: Date
+
+    /// Heuristic lifetimes are capped (RFC 9111 §4.2.2 leaves the fraction and the cap to us).
+    static let heuristicFraction = 0.1
+    static let heuristicCap = Duration.seconds(24 * 60 * 60)
+
+    init(headers: NetworkHeaders, cacheControl: CacheControl, requestTime: Date, responseTime: Date) {
+        self.responseTime = responseTime
+        let date = headers["Date"].flatMap(RetryAfter.httpDate) ?? responseTime
+        if let maxAge = cacheControl.maxAge {
+            lifetime = maxAge
+        } else if let expires = headers["Expires"] {
+            // An invalid Expires (such as "0") means already expired (§5.3).
+            let expiry = RetryAfter.httpDate(expires) ?? .distantPast
+            lifetime = .seconds(max(0, expiry.timeIntervalSince(date)))
+        } else if let lastModified = headers["Last-Modified"].flatMap(RetryAfter.httpDate) {
+            let heuristic = max(0, date.timeIntervalSince(lastModified)) * Self.heuristicFraction
+            lifetime = min(.seconds(heuristic), Self.heuristicCap)
+        } else {
+            lifetime = .zero
+        }
+        let ageValue = headers["Age"].flatMap { CacheControl.seconds($0.trimmingCharacters(in: .whitespaces)) } ?? .zero
+        let apparentAge = Duration.seconds(max(0, responseTime.timeIntervalSince(date)))
+        let responseDelay = Duration.seconds(max(0, responseTime.timeIntervalSince(requestTime)))
+        initialAge = max(apparentAge, ageValue + responseDelay)
+    }
+
+    /// The response's age at `now` (§4.2.3's current_age).
+    func age(at now: Date) -> Duration {
+        initialAge + .seconds(max(0, now.timeIntervalSince(responseTime)))
+    }
+
+    /// Whether the response is fresh at `now`.
+    func isFresh(at now: Date) -> Bool {
+        lifetime > age(at: now)
+    }
+
+    /// How long past its lifetime the response is at `now` (zero while fresh).
+    func staleness(at now: Date) -> Duration {
+        max(.zero, age(at: now) - lifetime)
+    }
+}
