@@ -78,6 +78,7 @@ extension NetworkError.TransportFailure: CustomStringConvertible {
         case .tls(let message): "TLS failure: \(message)"
         case .tooManyRedirects(let limit, let lastURL): "more than \(limit) redirects; the last pointed to \(lastURL)"
         case .cannotWriteBody(let path, let reason): "cannot write the response body to \(path): \(reason)"
+        case .notInCache(let url): "no cached response for \(url), and the request's cache policy forbids the network"
         case .other(let message): message
         }
     }

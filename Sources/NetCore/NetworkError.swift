@@ -105,6 +105,9 @@ extension NetworkError {
         case tooManyRedirects(limit: Int, lastURL: String)
         /// The response body could not be written to its destination file.
         case cannotWriteBody(path: String, reason: String)
+        /// The request allowed only the cache (``NetworkCachePolicy/returnCacheDataDontLoad``) and
+        /// the cache holds no response for it; names the URL.
+        case notInCache(String)
         /// Any other transport failure, described.
         case other(String)
     }

@@ -31,6 +31,8 @@ public struct NetworkRequest: Sendable, CustomStringConvertible {
     public var body: NetworkRequestBody
     /// How long the whole exchange may take, or `nil` for the session's default.
     public var timeout: Duration?
+    /// How the request may use the session's cache, if it has one; the protocol's rules by default.
+    public var cachePolicy: NetworkCachePolicy = .useProtocolCachePolicy
 
     /// Creates a request with any kind of body.
     ///

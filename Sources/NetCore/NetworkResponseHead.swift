@@ -13,6 +13,8 @@ public struct NetworkResponseHead: Sendable, Hashable, CustomStringConvertible {
     public var headers: NetworkHeaders
     /// The URL of the final response, after any redirects.
     public var url: URL
+    /// Whether the response came from the network or the session's cache.
+    public var cacheStatus: NetworkCacheStatus = .network
 
     /// Creates a response head.
     public init(statusCode: HTTPCode, headers: NetworkHeaders = NetworkHeaders(), url: URL) {

@@ -31,17 +31,23 @@ public actor NetworkClient: NetworkSession {
     ///   - maximumConcurrentRequests: at most this many requests on the wire at once; the rest
     ///     wait in order. `nil` (the default) for no limit.
     ///   - maximumRetryCount: the cap on retries per call, five by default.
+    ///   - cache: an HTTP cache for GET and HEAD responses (see ``HTTPCache``), or `nil` (the
+    ///     default) for none. Cache hits never take a concurrency permit.
     public init(
         transport: any Transport = URLSessionTransport(),
         interceptors: [any NetworkInterceptor] = [],
         maximumConcurrentRequests: Int? = nil,
-        maximumRetryCount: Int = 5
+        maximumRetryCount: Int = 5,
+        cache: HTTPCache? = nil
     ) {
+        var transport = transport
         if let maximumConcurrentRequests {
-            self.transport = ConcurrencyLimitedTransport(transport, maximumConcurrentRequests: maximumConcurrentRequests)
-        } else {
-            self.transport = transport
+            transport = ConcurrencyLimitedTransport(transport, maximumConcurrentRequests: maximumConcurrentRequests)
         }
+        if let cache {
+            transport = CachingTransport(transport, cache: cache)
+        }
+        self.transport = transport
         self.interceptors = interceptors
         self.maximumRetryCount = max(0, maximumRetryCount)
     }

@@ -1,0 +1,139 @@
+import Foundation
+import NetCore
+
+/// A transport that answers from an ``HTTPCache`` where the rules allow and sends the rest through
+/// `base`, so caching works the same on every transport (URLSession, the stub, your own).
+///
+/// ``NetworkClient`` builds one when given a cache; wrap a transport yourself for your own
+/// ``NetworkSession``: `CachingTransport(URLSessionTransport(), cache: .memory())`.
+public struct CachingTransport: Transport {
+    /// The transport that reaches the network.
+    public let base: any Transport
+    /// The cache consulted and filled.
+    public let cache: HTTPCache
+
+    /// Wraps `base` with `cache`.
+    public init(_ base: any Transport, cache: HTTPCache) {
+        self.base = base
+        self.cache = cache
+    }
+
+    /// Answers from the cache, revalidates, or sends through `base`, as the request's
+    /// ``NetworkRequest/cachePolicy`` and RFC 9111 say.
+    public func send(_ request: NetworkRequest, to destination: TransportBodyDestination, progress: TransportProgressHandler?) async throws -> TransportResponse {
+        guard request.httpMethod == .get || request.httpMethod == .head else {
+            let response = try await base.send(request, to: destination, progress: progress)
+            if !request.httpMethod.isSafe, (200..<400).contains(response.head.statusCode.rawValue) {
+                cache.invalidate(after: request, response: response.head)
+            }
+            return response
+        }
+        let stored = request.cachePolicy == .reloadIgnoringCacheData ? nil : cache.lookup(request)
+        switch request.cachePolicy {
+        case .returnCacheDataDontLoad:
+            guard let stored else { throw NetworkError.transport(.notInCache(request.url.absoluteString)) }
+            return try deliver(stored, as: .cache, for: request, to: destination, progress: progress)
+        case .returnCacheDataElseLoad:
+            if let stored { return try deliver(stored, as: .cache, for: request, to: destination, progress: progress) }
+        case .useProtocolCachePolicy:
+            if let stored {
+                let now = Date()
+                let freshness = stored.freshness
+                let control = stored.cacheControl
+                let requestControl = CacheControl(fields: request.headers.values(for: "Cache-Control"))
+                let mustCheck = control.noCache || requestControl.noCache || requestControl.maxAge == .zero
+                    || request.headers.values(for: "Pragma").contains { $0.lowercased().contains("no-cache") }
+                if !mustCheck && freshness.isFresh(at: now) {
+                    return try deliver(stored, as: .cache, for: request, to: destination, progress: progress)
+                }
+                if !mustCheck, !control.mustRevalidate, let window = control.staleWhileRevalidate, freshness.staleness(at: now) <= window {
+                    Task { [self] in _ = try? await revalidate(request, stored: stored, to: .memory, progress: nil) }
+                    return try deliver(stored, as: .cache, for: request, to: destination, progress: progress)
+                }
+                if stored.headers["ETag"] != nil || stored.headers["Last-Modified"] != nil {
+                    return try await revalidate(request, stored: stored, to: destination, progress: progress)
+                }
+            }
+        case .reloadIgnoringCacheData:
+            break
+        }
+        return try await fetch(request, to: destination, progress: progress)
+    }
+
+    /// Sends `request` through `base` and stores the answer if it may be stored.
+    private func fetch(_ request: NetworkRequest, to destination: TransportBodyDestination, progress: TransportProgressHandler?) async throws -> TransportResponse {
+        let requestTime = Date()
+        let response = try await base.send(request, to: destination, progress: progress)
+        if let body = storableBody(of: response) {
+            cache.storeIfAllowed(response.head, body: body, for: request, requestTime: requestTime, responseTime: Date())
+        }
+        return response
+    }
+
+    /// Asks the server whether `stored` is still current; a 304 refreshes and serves it.
+    private func revalidate(_ request: NetworkRequest, stored: CachedResponse, to destination: TransportBodyDestination, progress: TransportProgressHandler?) async throws -> TransportResponse {
+        var conditional = request
+        let storedHeaders = stored.headers
+        if let etag = storedHeaders["ETag"], !conditional.headers.contains(name: "If-None-Match") {
+            try conditional.headers.set(name: "If-None-Match", value: etag)
+        }
+        if let lastModified = storedHeaders["Last-Modified"], !conditional.headers.contains(name: "If-Modified-Since") {
+            try conditional.headers.set(name: "If-Modified-Since", value: lastModified)
+        }
+        let requestTime = Date()
+        let response = try await base.send(conditional, to: destination, progress: progress)
+        let responseTime = Date()
+        guard response.head.statusCode == 304 else {
+            if let body = storableBody(of: response) {
+                cache.storeIfAllowed(response.head, body: body, for: request, requestTime: requestTime, responseTime: responseTime)
+            }
+            return response
+        }
+        let refreshed = Self.merging(response.head.headers, into: stored, requestTime: requestTime, responseTime: responseTime)
+        cache.store(refreshed, for: request)
+        return try deliver(refreshed, as: .revalidated, for: request, to: destination, progress: progress)
+    }
+
+    /// RFC 9111 §3.2: the 304's fields replace the stored ones of the same name, except the
+    /// framing fields, which describe the empty 304 and not the stored body.
+    static func merging(_ fields: NetworkHeaders, into stored: CachedResponse, requestTime: Date, responseTime: Date) -> CachedResponse {
+        let framing: Set<String> = ["content-length", "content-encoding", "transfer-encoding", "content-range"]
+        let replaced = Set(fields.map { $0.name.lowercased() }).subtracting(framing)
+        var merged = stored
+        merged.headerFields = stored.headerFields.filter { $0.count == 2 && !replaced.contains($0[0].lowercased()) }
+            + fields.filter { replaced.contains($0.name.lowercased()) }.map { [$0.name, $0.value] }
+        merged.requestTime = requestTime
+        merged.responseTime = responseTime
+        return merged
+    }
+
+    /// `stored` as a transport response, with its `Age`, written to the destination.
+    private func deliver(_ stored: CachedResponse, as status: NetworkCacheStatus, for request: NetworkRequest, to destination: TransportBodyDestination, progress: TransportProgressHandler?) throws -> TransportResponse {
+        var headers = stored.headers
+        let age = stored.freshness.age(at: Date()).components.seconds
+        try headers.set(name: "Age", value: String(max(0, age)))
+        var head = NetworkResponseHead(statusCode: HTTPCode(stored.statusCode), headers: headers, url: stored.url)
+        head.cacheStatus = status
+        let body = request.httpMethod == .head ? Data() : stored.body
+        progress?(NetworkProgress(direction: .download, completedBytes: Int64(body.count), expectedBytes: Int64(body.count)))
+        switch destination {
+        case .memory:
+            return TransportResponse(head: head, body: body)
+        case .file(let url):
+            do {
+                try body.write(to: url)
+            } catch {
+                throw NetworkError.transport(.cannotWriteBody(path: url.path, reason: "\(error)"))
+            }
+            return TransportResponse(head: head, fileURL: url, bodyByteCount: Int64(body.count))
+        }
+    }
+
+    /// A response's full body, read back from its file when it went to one; `nil` when it is too
+    /// large to store (or its file cannot be read), so it is not stored.
+    private func storableBody(of response: TransportResponse) -> Data? {
+        guard response.bodyByteCount <= Int64(cache.maximumEntrySize) else { return nil }
+        guard let file = response.fileURL else { return response.body }
+        return try? Data(contentsOf: file)
+    }
+}

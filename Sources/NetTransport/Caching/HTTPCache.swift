@@ -1,0 +1,127 @@
+import Foundation
+import NetCore
+
+/// A private HTTP cache with RFC 9111's rules for a client, for any transport.
+///
+/// Give it to ``NetworkClient`` (`cache:`) or wrap a transport in ``CachingTransport``. It stores
+/// cacheable responses to GET and HEAD, serves them while fresh, revalidates stale ones with
+/// `If-None-Match` / `If-Modified-Since`, keeps one variant per combination of `Vary`ed request
+/// headers, and drops what it holds for a URL after a successful POST, PUT, PATCH or DELETE to it.
+/// Each request's ``NetworkRequest/cachePolicy`` can override the rules; each response says where
+/// it came from in ``NetworkResponseHead/cacheStatus``.
+public final class HTTPCache: Sendable {
+    /// Where responses are kept.
+    public let storage: any HTTPCacheStorage
+    /// Responses with larger bodies are not stored.
+    public let maximumEntrySize: Int
+
+    /// Statuses cacheable without explicit freshness (RFC 9110 §15.1, "heuristically cacheable").
+    static let heuristicallyCacheable: Set<Int> = [200, 203, 204, 300, 301, 308, 404, 405, 410, 414, 501]
+
+    /// A cache on `storage`; bodies over `maximumEntrySize` bytes (4 MiB by default) are not stored.
+    public init(storage: any HTTPCacheStorage = MemoryCacheStorage(), maximumEntrySize: Int = 4 << 20) {
+        self.storage = storage
+        self.maximumEntrySize = max(0, maximumEntrySize)
+    }
+
+    /// A cache in memory, holding at most `byteLimit` bytes.
+    public static func memory(byteLimit: Int = 16 << 20) -> HTTPCache {
+        HTTPCache(storage: MemoryCacheStorage(byteLimit: byteLimit))
+    }
+
+    /// A cache on disk in `directory`, holding at most `byteLimit` bytes, that survives restarts.
+    public static func disk(directory: URL, byteLimit: Int = 64 << 20) throws -> HTTPCache {
+        HTTPCache(storage: try DiskCacheStorage(directory: directory, byteLimit: byteLimit))
+    }
+
+    /// Forgets every stored response.
+    public func removeAll() { storage.removeAll() }
+
+    /// Forgets the stored responses for `url` (GET and HEAD).
+    public func removeResponses(for url: URL) {
+        for method in ["GET", "HEAD"] { storage.setVariants([], forKey: Self.key(method: method, url: url)) }
+    }
+
+    /// The stored response `request` may use, if any: its own method's first, then GET's for HEAD.
+    func lookup(_ request: NetworkRequest) -> CachedResponse? {
+        let methods = request.httpMethod == .head ? ["HEAD", "GET"] : [request.httpMethod.rawValue]
+        for method in methods {
+            if let match = storage.variants(forKey: Self.key(method: method, url: request.url)).first(where: { $0.matches(request) }) {
+                return match
+            }
+        }
+        return nil
+    }
+
+    /// Stores `response` to `request` if the rules allow; `body` is its full body.
+    func storeIfAllowed(_ head: NetworkResponseHead, body: Data, for request: NetworkRequest, requestTime: Date, responseTime: Date) {
+        guard let entry = entryIfCacheable(head, body: body, for: request, requestTime: requestTime, responseTime: responseTime) else {
+            // A response that may not be stored (no-store, say) still replaces the old variant.
+            if CacheControl(fields: head.headers.values(for: "Cache-Control")).noStore { removeVariant(matching: request) }
+            return
+        }
+        store(entry, for: request)
+    }
+
+    /// Puts `entry` in place of the variant `request` matches, most recent first.
+    func store(_ entry: CachedResponse, for request: NetworkRequest) {
+        let key = Self.key(method: entry.method, url: request.url)
+        var variants = storage.variants(forKey: key).filter { !($0.varyValues == entry.varyValues) && !$0.matches(request) }
+        variants.insert(entry, at: 0)
+        storage.setVariants(variants, forKey: key)
+    }
+
+    private func removeVariant(matching request: NetworkRequest) {
+        let key = Self.key(method: request.httpMethod.rawValue, url: request.url)
+        storage.setVariants(storage.variants(forKey: key).filter { !$0.matches(request) }, forKey: key)
+    }
+
+    /// The entry to store, or `nil` when RFC 9111 §3 says not to (or it would never be usable).
+    func entryIfCacheable(_ head: NetworkResponseHead, body: Data, for request: NetworkRequest, requestTime: Date, responseTime: Date) -> CachedResponse? {
+        guard request.httpMethod == .get || request.httpMethod == .head, body.count <= maximumEntrySize else { return nil }
+        let requestControl = CacheControl(fields: request.headers.values(for: "Cache-Control"))
+        let control = CacheControl(fields: head.headers.values(for: "Cache-Control"))
+        guard !requestControl.noStore, !control.noStore else { return nil }
+        let explicit = control.maxAge != nil || head.headers["Expires"] != nil || control.isPublic
+        let status = head.statusCode.rawValue
+        guard Self.heuristicallyCacheable.contains(status) || (explicit && (200..<400).contains(status) && status != 206 && status != 304) else { return nil }
+        // §3.5: a shared answer to an authorised request needs the server's explicit permission.
+        if request.headers.contains(name: "Authorization") {
+            guard control.isPublic || control.mustRevalidate || control.sharedMaxAge != nil else { return nil }
+        }
+        let varyNames = head.headers.values(for: "Vary")
+            .flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            .filter { !$0.isEmpty }
+        guard !varyNames.contains("*") else { return nil }
+        var varyValues: [String: String?] = [:]
+        for name in varyNames { varyValues[name] = CachedResponse.varyValue(of: name, in: request.headers) }
+        let entry = CachedResponse(
+            method: request.httpMethod.rawValue, statusCode: status, headerFields: head.headers.map { [$0.name, $0.value] },
+            url: head.url, body: request.httpMethod == .head ? Data() : body,
+            requestTime: requestTime, responseTime: responseTime, varyValues: varyValues)
+        // Worth keeping only if it can ever be used without a full reload.
+        let hasValidator = head.headers["ETag"] != nil || head.headers["Last-Modified"] != nil
+        guard entry.freshness.lifetime > .zero || hasValidator || control.staleWhileRevalidate != nil else { return nil }
+        return entry
+    }
+
+    /// After a successful unsafe request: drops what is stored for its URL and for the
+    /// same-origin `Location` and `Content-Location` it names (RFC 9111 §4.4).
+    func invalidate(after request: NetworkRequest, response head: NetworkResponseHead) {
+        removeResponses(for: request.url)
+        for name in ["Location", "Content-Location"] {
+            guard let value = head.headers[name], let target = URL(string: value, relativeTo: request.url)?.absoluteURL,
+                target.scheme == request.url.scheme, target.host == request.url.host, target.port == request.url.port
+            else { continue }
+            removeResponses(for: target)
+        }
+    }
+
+    /// `GET https://host/path?query`, without the fragment.
+    static func key(method: String, url: URL) -> String {
+        var text = url.absoluteString
+        if let hash = text.firstIndex(of: "#") { text = String(text[..<hash]) }
+        return method + " " + text
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+/// Responses in memory, within a byte limit, evicting the least recently used key first.
+public final class MemoryCacheStorage: HTTPCacheStorage {
+    private struct Slot: Sendable {
+        var variants: [CachedResponse]
+        var byteCount: Int
+        var lastUse: UInt64
+    }
+
+    private struct State: Sendable {
+        var slots: [String: Slot] = [:]
+        var byteCount = 0
+        var clock: UInt64 = 0
+    }
+
+    /// The most the stored responses may take, in bytes (bodies and headers).
+    public let byteLimit: Int
+    private let state = Locked(State())
+
+    /// Creates an empty storage holding at most `byteLimit` bytes (16 MiB by default).
+    public init(byteLimit: Int = 16 << 20) {
+        self.byteLimit = max(0, byteLimit)
+    }
+
+    /// The bytes stored now.
+    public var byteCount: Int { state.withLock { $0.byteCount } }
+
+    /// The keys stored now, least recently used first.
+    public var keys: [String] {
+        state.withLock { state in state.slots.sorted { $0.value.lastUse < $1.value.lastUse }.map(\.key) }
+    }
+
+    public func variants(forKey key: String) -> [CachedResponse] {
+        state.withLock { state in
+            guard var slot = state.slots[key] else { return [] }
+            state.clock += 1
+            slot.lastUse = state.clock
+            state.slots[key] = slot
+            return slot.variants
+        }
+    }
+
+    public func setVariants(_ variants: [CachedResponse], forKey key: String) {
+        let limit = byteLimit
+        state.withLock { state in
+            if let old = state.slots.removeValue(forKey: key) { state.byteCount -= old.byteCount }
+            let size = variants.reduce(0) { $0 + $1.byteCount }
+            guard !variants.isEmpty, size <= limit else { return }
+            state.clock += 1
+            state.slots[key] = Slot(variants: variants, byteCount: size, lastUse: state.clock)
+            state.byteCount += size
+            while state.byteCount > limit,
+                let oldest = state.slots.filter({ $0.key != key }).min(by: { $0.value.lastUse < $1.value.lastUse })
+            {
+                state.slots[oldest.key] = nil
+                state.byteCount -= oldest.value.byteCount
+            }
+        }
+    }
+
+    public func removeAll() {
+        state.withLock { $0 = State() }
+    }
+}

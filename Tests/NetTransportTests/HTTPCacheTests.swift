@@ -1,0 +1,181 @@
+import Foundation
+import NetCore
+import NetTransport
+import Testing
+
+/// The HTTP cache over URLSessionTransport against a loopback server that sets the caching headers.
+@Suite("HTTP cache against a real server")
+struct HTTPCacheTests {
+    let cache = HTTPCache.memory()
+    var client: NetworkClient { NetworkClient(transport: URLSessionTransport(), cache: cache) }
+
+    /// A resource of the test's own on the cache server, with those query parameters.
+    static func resource(_ parameters: [String: String] = [:]) async throws -> (id: String, url: URL) {
+        let id = UUID().uuidString
+        var components = try #require(URLComponents(url: try await CacheServer.url("cache/\(id)"), resolvingAgainstBaseURL: false))
+        components.queryItems = parameters.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
+        return (id, try #require(components.url))
+    }
+
+    /// (full responses, 304s) the server sent for `id`.
+    static func hits(_ id: String) async throws -> (Int, Int) {
+        let (data, _) = try await URLSessionTransport().send(NetworkRequest(url: try await CacheServer.url("hits/\(id)"))).asPair
+        let parts = String(decoding: data, as: UTF8.self).split(separator: ",").compactMap { Int($0) }
+        return (parts.first ?? -1, parts.last ?? -1)
+    }
+
+    @Test("A fresh response is served from the cache, with its Age, without a request")
+    func fresh() async throws {
+        let (id, url) = try await Self.resource(["cc": "max-age=60"])
+        let first = try await client.requestData(for: url)
+        let second = try await client.requestData(for: url)
+        #expect(first.response.cacheStatus == .network && second.response.cacheStatus == .cache)
+        #expect(second.data == first.data && String(decoding: second.data, as: UTF8.self).hasSuffix("#1 -"))
+        #expect(second.response.headers["Age"] != nil)
+        #expect(try await Self.hits(id) == (1, 0))
+    }
+
+    @Test("An expired response is fetched again")
+    func expiry() async throws {
+        let (id, url) = try await Self.resource(["cc": "max-age=1"])
+        _ = try await client.requestData(for: url)
+        #expect(try await client.requestData(for: url).response.cacheStatus == .cache)
+        try await Task.sleep(for: .milliseconds(1_100))
+        let later = try await client.requestData(for: url)
+        #expect(later.response.cacheStatus == .network && String(decoding: later.data, as: UTF8.self).contains("#2"))
+        #expect(try await Self.hits(id) == (2, 0))
+    }
+
+    @Test("no-cache with an ETag: revalidated by If-None-Match; the 304's headers update the stored ones")
+    func etag() async throws {
+        let (id, url) = try await Self.resource(["cc": "no-cache", "etag": "\"v1\""])
+        let first = try await client.requestData(for: url)
+        let second = try await client.requestData(for: url)
+        let third = try await client.requestData(for: url)
+        #expect(first.response.cacheStatus == .network)
+        #expect(second.response.cacheStatus == .revalidated && third.response.cacheStatus == .revalidated)
+        #expect(second.data == first.data && third.data == first.data)
+        #expect(third.response.headers["X-Revalidated"] == "2")
+        #expect(try await Self.hits(id) == (1, 2))
+    }
+
+    @Test("A stale response with Last-Modified is revalidated by If-Modified-Since")
+    func lastModified() async throws {
+        let (id, url) = try await Self.resource(["cc": "max-age=0", "lm": "Tue, 14 Nov 2023 22:13:20 GMT"])
+        let first = try await client.requestData(for: url)
+        let second = try await client.requestData(for: url)
+        #expect(second.response.cacheStatus == .revalidated && second.data == first.data)
+        #expect(try await Self.hits(id) == (1, 1))
+    }
+
+    @Test("Vary keeps one variant per value of the named request header")
+    func vary() async throws {
+        let (id, url) = try await Self.resource(["cc": "max-age=60", "vary": "Accept-Language"])
+        func get(_ language: String) async throws -> NetworkDataResponse {
+            try await client.requestData(for: NetworkRequest(url: url, headers: [.header(key: "Accept-Language", value: language)]))
+        }
+        let english = try await get("en")
+        let french = try await get("fr")
+        let englishAgain = try await get("en")
+        let frenchAgain = try await get("fr")
+        #expect([english, french, englishAgain, frenchAgain].map(\.response.cacheStatus) == [.network, .network, .cache, .cache])
+        #expect(String(decoding: englishAgain.data, as: UTF8.self).hasSuffix(" en") && String(decoding: frenchAgain.data, as: UTF8.self).hasSuffix(" fr"))
+        #expect(try await get("de").response.cacheStatus == .network)
+        #expect(try await Self.hits(id) == (3, 0))
+    }
+
+    @Test("no-store is never stored")
+    func noStore() async throws {
+        let (id, url) = try await Self.resource(["cc": "no-store, max-age=60"])
+        _ = try await client.requestData(for: url)
+        #expect(try await client.requestData(for: url).response.cacheStatus == .network)
+        #expect(try await Self.hits(id) == (2, 0))
+    }
+
+    @Test("An authorised request's response is stored only when the response says public")
+    func authorisation() async throws {
+        let authorised = [NetworkHeader.header(key: "Authorization", value: "Bearer t")]
+        let (privateID, privateURL) = try await Self.resource(["cc": "max-age=60"])
+        _ = try await client.requestData(for: NetworkRequest(url: privateURL, headers: authorised))
+        #expect(try await client.requestData(for: NetworkRequest(url: privateURL, headers: authorised)).response.cacheStatus == .network)
+        #expect(try await Self.hits(privateID) == (2, 0))
+        let (publicID, publicURL) = try await Self.resource(["cc": "public, max-age=60"])
+        _ = try await client.requestData(for: NetworkRequest(url: publicURL, headers: authorised))
+        #expect(try await client.requestData(for: NetworkRequest(url: publicURL, headers: authorised)).response.cacheStatus == .cache)
+        #expect(try await Self.hits(publicID) == (1, 0))
+    }
+
+    @Test("A successful POST to a URL drops what is stored for it")
+    func invalidation() async throws {
+        let (id, url) = try await Self.resource(["cc": "max-age=60"])
+        _ = try await client.requestData(for: url)
+        #expect(try await client.requestData(for: url).response.cacheStatus == .cache)
+        let post = try NetworkRequest(url: url, httpMethod: .post, httpBody: Data("x".utf8))
+        #expect(try await client.requestData(for: post).statusCode == 200)
+        #expect(try await client.requestData(for: url).response.cacheStatus == .network)
+        #expect(try await Self.hits(id) == (2, 0))
+    }
+
+    @Test("Policies: reload ignores the cache; cache-else-load and cache-only work offline; no entry offline is a typed error")
+    func policies() async throws {
+        let (id, url) = try await Self.resource(["cc": "max-age=0", "etag": "\"e\""])  // stored, always stale
+        _ = try await client.requestData(for: url)
+        var reload = try NetworkRequest(url: url)
+        reload.cachePolicy = .reloadIgnoringCacheData
+        #expect(try await client.requestData(for: reload).response.cacheStatus == .network)
+        #expect(try await Self.hits(id) == (2, 0))
+
+        // The same cache in front of a transport that cannot reach anything.
+        let offline = NetworkClient(transport: StubTransport { _ in .failure(.cannotConnect("offline")) }, cache: cache)
+        var cacheOnly = try NetworkRequest(url: url)
+        cacheOnly.cachePolicy = .returnCacheDataDontLoad
+        #expect(try await offline.requestData(for: cacheOnly).response.cacheStatus == .cache)
+        var cacheElseLoad = try NetworkRequest(url: url)
+        cacheElseLoad.cachePolicy = .returnCacheDataElseLoad
+        #expect(try await offline.requestData(for: cacheElseLoad).response.cacheStatus == .cache)
+        var missing = try NetworkRequest(url: try await CacheServer.url("cache/never-fetched"))
+        missing.cachePolicy = .returnCacheDataDontLoad
+        await #expect {
+            _ = try await offline.requestData(for: missing)
+        } throws: { error in
+            guard case .transport(.notInCache(let named)) = error as? NetworkError else { return false }
+            return named == missing.url.absoluteString
+        }
+        // The protocol's rules need the server to revalidate a stale entry: offline, that fails.
+        await #expect(throws: NetworkError.self) { _ = try await offline.requestData(for: url) }
+    }
+
+    @Test("HEAD is answered from a stored GET; downloads to a file are served from the cache too")
+    func headAndDownload() async throws {
+        let (id, url) = try await Self.resource(["cc": "max-age=60", "size": "5000"])
+        let directory = try TransportTest.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let first = try await client.requestDownload(for: url, to: directory.appendingPathComponent("a"))
+        let second = try await client.requestDownload(for: url, to: directory.appendingPathComponent("b"))
+        #expect(first.response.cacheStatus == .network && second.response.cacheStatus == .cache)
+        #expect(try Data(contentsOf: second.url) == (try Data(contentsOf: first.url)))
+        let head = try await client.requestData(for: NetworkRequest(url: url, httpMethod: .head))
+        #expect(head.response.cacheStatus == .cache && head.data.isEmpty)
+        #expect(try await Self.hits(id) == (1, 0))
+    }
+
+    @Test("The memory storage evicts the least recently used response to stay under its byte limit")
+    func leastRecentlyUsed() async throws {
+        let storage = MemoryCacheStorage(byteLimit: 4_000)
+        let client = NetworkClient(transport: URLSessionTransport(), cache: HTTPCache(storage: storage))
+        var resources: [(id: String, url: URL)] = []
+        for _ in 0..<3 { resources.append(try await Self.resource(["cc": "max-age=60", "size": "1000"])) }
+        for resource in resources { _ = try await client.requestData(for: resource.url) }
+        #expect(try await client.requestData(for: resources[0].url).response.cacheStatus == .cache)  // a is now recent
+        let fourth = try await Self.resource(["cc": "max-age=60", "size": "1000"])
+        _ = try await client.requestData(for: fourth.url)
+        #expect(storage.byteCount <= 4_000)
+        #expect(try await client.requestData(for: resources[1].url).response.cacheStatus == .network)  // b was evicted
+        #expect(try await client.requestData(for: resources[0].url).response.cacheStatus == .cache)
+    }
+}
+
+extension TransportResponse {
+    /// The body and status, for one-line test assertions.
+    var asPair: (Data, Int) { (body, head.statusCode.rawValue) }
+}
