@@ -38,9 +38,12 @@ let package = Package(
         .executableTarget(name: "ReachabilityDaemon", dependencies: ["NetReachability"], path: "Tests/LinkProbes/ReachabilityDaemon"),
         // The umbrella, and the documentation's samples (the worked example's JSON fixtures included).
         .testTarget(name: "NetTests", dependencies: ["Net"], resources: [.copy("Fixtures")]),
+        // Not a product: fetches through a disk cache in a process of its own, so the tests can show
+        // the cache surviving a restart.
+        .executableTarget(name: "CacheProbe", dependencies: ["NetTransport"], path: "Tests/LinkProbes/CacheProbe"),
         // URLSessionTransport against a real HTTP server on 127.0.0.1; the session layer on StubTransport.
         .testTarget(name: "NetTransportTests", dependencies: [
-            "NetTransport", "NetTestSupport", "LoopbackHTTP",
+            "NetTransport", "NetTestSupport", "LoopbackHTTP", "CacheProbe",
             .product(name: "Hummingbird", package: "hummingbird"),
         ]),
         // Not a product: encodes a large file part in its own process, so the memory test reads a

@@ -1,0 +1,89 @@
+import Foundation
+import NetCore
+@testable import NetTransport
+import NetTestSupport
+import Testing
+
+/// The disk storage: surviving a process restart, discarding damaged entries, keeping its limit.
+@Suite("HTTP cache on disk")
+struct HTTPDiskCacheTests {
+    /// Runs CacheProbe (built beside the test bundle) off the cooperative pool.
+    private func probe(_ directory: URL, _ url: URL) async throws -> String {
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("CacheProbe").path
+        return try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result {
+                    String(decoding: try runProcess(executable, [directory.path, url.absoluteString]), as: UTF8.self)
+                        .trimmingCharacters(in: .newlines)
+                })
+            }
+        }
+    }
+
+    @Test("A response stored by one process is served from disk by the next")
+    func survivesRestart() async throws {
+        let directory = try TransportTest.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (id, url) = try await HTTPCacheTests.resource(["cc": "max-age=60"])
+        let first = try await probe(directory, url)
+        let second = try await probe(directory, url)
+        #expect(first.hasPrefix("network \(id) #1"))
+        #expect(second == "cache" + first.dropFirst("network".count))
+        #expect(try await HTTPCacheTests.hits(id) == (1, 0))
+    }
+
+    @Test("Truncated, corrupted, garbage and foreign entries are discarded, never served, and replaced")
+    func damagedEntries() async throws {
+        let directory = try TransportTest.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var resources: [(id: String, url: URL)] = []
+        for _ in 0..<4 { resources.append(try await HTTPCacheTests.resource(["cc": "max-age=60", "size": "3000"])) }
+        let writer = NetworkClient(transport: URLSessionTransport(), cache: try .disk(directory: directory))
+        for resource in resources { _ = try await writer.requestData(for: resource.url) }
+        func file(_ index: Int) -> URL {
+            directory.appendingPathComponent(DiskCacheStorage.fileName(for: HTTPCache.key(method: "GET", url: resources[index].url)))
+        }
+        let intact = try Data(contentsOf: file(0))
+        try intact.prefix(intact.count / 2).write(to: file(0))                // truncated
+        var flipped = try Data(contentsOf: file(1))
+        flipped[flipped.count / 2] ^= 0x01                                    // one bit changed in the body
+        try flipped.write(to: file(1))
+        try Data("not a cache entry".utf8).write(to: file(2))                 // garbage
+        try intact.write(to: file(3))                                         // another key's valid entry
+
+        // Reopened, as after a restart.
+        let reader = NetworkClient(transport: URLSessionTransport(), cache: try .disk(directory: directory))
+        for index in 0..<4 {
+            let response = try await reader.requestData(for: resources[index].url)
+            #expect(response.response.cacheStatus == .network, "entry \(index) was served")
+            #expect(String(decoding: response.data, as: UTF8.self).hasPrefix("\(resources[index].id) #2"))
+            // The damaged file was replaced by a good one.
+            #expect(try await reader.requestData(for: resources[index].url).response.cacheStatus == .cache)
+        }
+    }
+
+    @Test("The byte limit holds, entries are private files, and no temporary file is left")
+    func limitAndFiles() async throws {
+        let directory = try TransportTest.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let storage = try DiskCacheStorage(directory: directory, byteLimit: 8_000)
+        let client = NetworkClient(transport: URLSessionTransport(), cache: HTTPCache(storage: storage))
+        var last: URL?
+        for _ in 0..<10 {
+            let (_, url) = try await HTTPCacheTests.resource(["cc": "max-age=60", "size": "1500"])
+            _ = try await client.requestData(for: url)
+            last = url
+        }
+        let files = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: [.fileSizeKey])
+        let total = try files.reduce(0) { $0 + (try $1.resourceValues(forKeys: [.fileSizeKey]).fileSize ?? 0) }
+        #expect(total <= 8_000 && storage.byteCount == total)
+        #expect(files.count >= 3 && files.count < 10)
+        #expect(files.allSatisfy { $0.lastPathComponent.hasSuffix(".netcache") })
+        for file in files {
+            let permissions = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? NSNumber
+            #expect(permissions?.intValue == 0o600)
+        }
+        #expect(try await client.requestData(for: try #require(last)).response.cacheStatus == .cache)
+    }
+}
