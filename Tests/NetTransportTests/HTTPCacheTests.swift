@@ -86,6 +86,20 @@ struct HTTPCacheTests {
         #expect(try await Self.hits(id) == (3, 0))
     }
 
+    @Test("stale-while-revalidate: the stale response is served at once and revalidated in the background")
+    func staleWhileRevalidate() async throws {
+        let (id, url) = try await Self.resource(["cc": "max-age=0, stale-while-revalidate=60", "etag": "\"s\""])
+        let first = try await client.requestData(for: url)
+        let second = try await client.requestData(for: url)
+        #expect(second.response.cacheStatus == .cache && second.data == first.data)
+        var hits = try await Self.hits(id)
+        for _ in 0..<50 where hits != (1, 1) {
+            try await Task.sleep(for: .milliseconds(20))
+            hits = try await Self.hits(id)
+        }
+        #expect(hits == (1, 1))
+    }
+
     @Test("no-store is never stored")
     func noStore() async throws {
         let (id, url) = try await Self.resource(["cc": "no-store, max-age=60"])

@@ -4,6 +4,7 @@ import Benchmark
 // `swift package --package-path Benchmarks benchmark`. Docs/Benchmarks.md holds the results.
 let benchmarks: @Sendable () -> Void = {
     pipelineBenchmarks()
+    cacheBenchmarks()
     httpBenchmarks()
     transferBenchmarks()
     multipartBenchmarks()

@@ -15,6 +15,12 @@ struct CacheFreshness: Sendable, Hashable {
     static let heuristicFraction = 0.1
     static let heuristicCap = Duration.seconds(24 * 60 * 60)
 
+    init(lifetime: Duration, initialAge: Duration, responseTime: Date) {
+        self.lifetime = lifetime
+        self.initialAge = initialAge
+        self.responseTime = responseTime
+    }
+
     init(headers: NetworkHeaders, cacheControl: CacheControl, requestTime: Date, responseTime: Date) {
         self.responseTime = responseTime
         let date = headers["Date"].flatMap(RetryAfter.httpDate) ?? responseTime

@@ -20,6 +20,10 @@ public struct CachedResponse: Sendable, Hashable, Codable {
     public var responseTime: Date
     /// For each header named by `Vary` (lower-cased), the request's value, or `nil` when absent.
     public var varyValues: [String: String?]
+    /// How long it is fresh after it was generated, worked out from its headers when stored.
+    public var lifetime: Duration = .zero
+    /// Its age on arrival (RFC 9111 §4.2.3's corrected initial age), worked out when stored.
+    public var initialAge: Duration = .zero
 
     /// The headers as Net's type; fields that no longer validate are dropped.
     var headers: NetworkHeaders {
@@ -33,9 +37,21 @@ public struct CachedResponse: Sendable, Hashable, Codable {
     /// The directives of its `Cache-Control` fields.
     var cacheControl: CacheControl { CacheControl(fields: headers.values(for: "Cache-Control")) }
 
-    /// Its freshness and age.
+    /// Its freshness and age, from the values worked out when it was stored (a hit parses no dates).
     var freshness: CacheFreshness {
-        CacheFreshness(headers: headers, cacheControl: cacheControl, requestTime: requestTime, responseTime: responseTime)
+        CacheFreshness(lifetime: lifetime, initialAge: initialAge, responseTime: responseTime)
+    }
+
+    /// A copy with ``lifetime`` and ``initialAge`` worked out from its headers and times.
+    func withFreshnessComputed() -> CachedResponse {
+        let headers = self.headers
+        let computed = CacheFreshness(
+            headers: headers, cacheControl: CacheControl(fields: headers.values(for: "Cache-Control")),
+            requestTime: requestTime, responseTime: responseTime)
+        var copy = self
+        copy.lifetime = computed.lifetime
+        copy.initialAge = computed.initialAge
+        return copy
     }
 
     /// Roughly the memory it takes: the body and the header text.

@@ -39,7 +39,7 @@ public struct CachingTransport: Transport {
             if let stored {
                 let now = Date()
                 let freshness = stored.freshness
-                let control = stored.cacheControl
+                let control = CacheControl(fields: stored.headerFields.filter { $0.count == 2 && $0[0].lowercased() == "cache-control" }.map { $0[1] })
                 let requestControl = CacheControl(fields: request.headers.values(for: "Cache-Control"))
                 let mustCheck = control.noCache || requestControl.noCache || requestControl.maxAge == .zero
                     || request.headers.values(for: "Pragma").contains { $0.lowercased().contains("no-cache") }
@@ -50,7 +50,7 @@ public struct CachingTransport: Transport {
                     Task { [self] in _ = try? await revalidate(request, stored: stored, to: .memory, progress: nil) }
                     return try deliver(stored, as: .cache, for: request, to: destination, progress: progress)
                 }
-                if stored.headers["ETag"] != nil || stored.headers["Last-Modified"] != nil {
+                if stored.headerFields.contains(where: { ["etag", "last-modified"].contains($0.first?.lowercased() ?? "") }) {
                     return try await revalidate(request, stored: stored, to: destination, progress: progress)
                 }
             }
@@ -104,7 +104,7 @@ public struct CachingTransport: Transport {
             + fields.filter { replaced.contains($0.name.lowercased()) }.map { [$0.name, $0.value] }
         merged.requestTime = requestTime
         merged.responseTime = responseTime
-        return merged
+        return merged.withFreshnessComputed()
     }
 
     /// `stored` as a transport response, with its `Age`, written to the destination.

@@ -99,7 +99,8 @@ public final class HTTPCache: Sendable {
         let entry = CachedResponse(
             method: request.httpMethod.rawValue, statusCode: status, headerFields: head.headers.map { [$0.name, $0.value] },
             url: head.url, body: request.httpMethod == .head ? Data() : body,
-            requestTime: requestTime, responseTime: responseTime, varyValues: varyValues)
+            requestTime: requestTime, responseTime: responseTime, varyValues: varyValues
+        ).withFreshnessComputed()
         // Worth keeping only if it can ever be used without a full reload.
         let hasValidator = head.headers["ETag"] != nil || head.headers["Last-Modified"] != nil
         guard entry.freshness.lifetime > .zero || hasValidator || control.staleWhileRevalidate != nil else { return nil }
