@@ -100,6 +100,19 @@ struct HTTPCacheTests {
         #expect(hits == (1, 1))
     }
 
+    @Test("A reload (request no-cache) revalidates, except an immutable response while fresh")
+    func reloadAndImmutable() async throws {
+        let reload = [NetworkHeader.header(key: "Cache-Control", value: "no-cache")]
+        let (id, url) = try await Self.resource(["cc": "max-age=60", "etag": "\"m\""])
+        _ = try await client.requestData(for: url)
+        #expect(try await client.requestData(for: NetworkRequest(url: url, headers: reload)).response.cacheStatus == .revalidated)
+        #expect(try await Self.hits(id) == (1, 1))
+        let (immutableID, immutableURL) = try await Self.resource(["cc": "max-age=60, immutable", "etag": "\"i\""])
+        _ = try await client.requestData(for: immutableURL)
+        #expect(try await client.requestData(for: NetworkRequest(url: immutableURL, headers: reload)).response.cacheStatus == .cache)
+        #expect(try await Self.hits(immutableID) == (1, 0))
+    }
+
     @Test("no-store is never stored")
     func noStore() async throws {
         let (id, url) = try await Self.resource(["cc": "no-store, max-age=60"])

@@ -41,8 +41,10 @@ public struct CachingTransport: Transport {
                 let freshness = stored.freshness
                 let control = CacheControl(fields: stored.headerFields.filter { $0.count == 2 && $0[0].lowercased() == "cache-control" }.map { $0[1] })
                 let requestControl = CacheControl(fields: request.headers.values(for: "Cache-Control"))
-                let mustCheck = control.noCache || requestControl.noCache || requestControl.maxAge == .zero
+                let reloadAsked = requestControl.noCache || requestControl.maxAge == .zero
                     || request.headers.values(for: "Pragma").contains { $0.lowercased().contains("no-cache") }
+                // RFC 8246: an immutable response is not revalidated while fresh, even on reload.
+                let mustCheck = control.noCache || (reloadAsked && !(control.immutable && freshness.isFresh(at: now)))
                 if !mustCheck && freshness.isFresh(at: now) {
                     return try deliver(stored, as: .cache, for: request, to: destination, progress: progress)
                 }

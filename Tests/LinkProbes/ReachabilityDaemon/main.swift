@@ -132,9 +132,10 @@ do {
         let before = (fds: openDescriptors(), threads: threads(), monitors: monitorThreads())
         try await startStopCycles(reachability, count: cycles)
         // pthread_join returns when the kernel clears the thread's id, a moment before /proc stops
-        // listing the task; allow that moment (a leaked thread never goes away).
+        // listing the task, and the last cycle's stream may end on another thread a moment after
+        // the loop; allow that moment (a leaked thread or descriptor never goes away).
         var waited = 0
-        while monitorThreads() > 0 && waited < 100 {
+        while (monitorThreads() > 0 || openDescriptors() > before.fds) && waited < 100 {
             usleep(1000)
             waited += 1
         }
