@@ -46,6 +46,11 @@ let package = Package(
             "NetTransport", "NetTestSupport", "LoopbackHTTP", "CacheProbe",
             .product(name: "Hummingbird", package: "hummingbird"),
         ]),
+        // The transport conformance suite, run here for URLSessionTransport; Transports/AsyncHTTPClient
+        // links the same suite files and runs them for its transport.
+        .testTarget(name: "NetTransportConformanceTests", dependencies: [
+            "NetTransport", .product(name: "Hummingbird", package: "hummingbird"),
+        ]),
         // Not a product: encodes a large file part in its own process, so the memory test reads a
         // peak RSS that nothing else inflates.
         .executableTarget(name: "MultipartEncodeProbe", dependencies: ["NetMultipart"], path: "Tests/LinkProbes/MultipartEncodeProbe"),

@@ -1,11 +1,16 @@
 import Foundation
 import NetCore
 
-/// What a client sends after a 3xx, as RFC 9110 §15.4 and browsers do it.
-enum RedirectRule {
+/// What a client sends after a 3xx, as RFC 9110 §15.4 and browsers do it: public so that every
+/// transport (URLSession's, AsyncHTTPClient's, yours) follows redirects the same way.
+public enum RedirectRule {
     /// The request to send next, or `nil` when `head` is not a redirect that can be followed
     /// (not 301/302/303/307/308, no `Location`, or a `Location` that is not http(s)).
-    static func nextRequest(after head: NetworkResponseHead, for request: NetworkRequest) -> NetworkRequest? {
+    ///
+    /// 303 becomes GET (HEAD stays HEAD); 301 and 302 turn POST into GET; 307 and 308 keep the
+    /// method and body. Credentials (`Authorization`, `Proxy-Authorization`, `Cookie`) are dropped
+    /// when the target is another origin.
+    public static func nextRequest(after head: NetworkResponseHead, for request: NetworkRequest) -> NetworkRequest? {
         let status = head.statusCode.rawValue
         guard [301, 302, 303, 307, 308].contains(status),
               let location = head.headers["Location"],

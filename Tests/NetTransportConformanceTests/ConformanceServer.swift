@@ -1,0 +1,82 @@
+import Foundation
+import Hummingbird
+import HTTPTypes
+import NIOCore
+
+/// The loopback server every transport's conformance checks talk to (Hummingbird on 127.0.0.1).
+///
+/// - `/echo` (any method): `method|path|query|bodyLength|bodyHash|header lines`, one per line;
+/// - `/bytes/:n`: n bytes of `ConformanceServer.pattern`, with Content-Length;
+/// - `/redirect/:code?to=URL`: that status with a Location (`?loop=1`: to itself);
+/// - `/delay/:ms`: "done" after ms milliseconds;
+/// - `/truncated`: declares 1,000 bytes, sends 100 and closes;
+/// - `/gzip`: a gzip body with `Content-Encoding: gzip`;
+/// - `/status/:code`: that status and a short body.
+actor ConformanceServer {
+    static let shared = ConformanceServer()
+    static let gzipText = String(repeating: "Net decompresses gzip bodies. ", count: 200)
+    private static let gzipped = Data(base64Encoded: "H4sIAAAAAAACA+3JQQ2AMBAAMCunACkTAbuQPcgWjhfqsYCA9tuWT/Q85rXurMqK8x0r9tlH1hbNWmuttdZaa6211lprrbU/9gMnchV2cBcAAA==") ?? Data()
+    private var started: Task<URL, any Error>?
+
+    /// Byte i is i % 251.
+    static func pattern(count: Int) -> Data { Data((0..<count).map { UInt8(truncatingIfNeeded: $0 % 251) }) }
+
+    /// FNV-1a 64 of `data`.
+    static func hash(_ data: Data) -> UInt64 { data.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01b3 } }
+
+    func baseURL() async throws -> URL {
+        if let started { return try await started.value }
+        let task = Task { try await Self.start() }
+        started = task
+        return try await task.value
+    }
+
+    private static func start() async throws -> URL {
+        let router = Router()
+        for method in [HTTPRequest.Method.get, .post, .put, .patch, .delete, .head, .options] {
+            router.on("/echo", method: method) { request, _ -> Response in
+                var body = Data()
+                for try await part in request.body { body.append(contentsOf: part.readableBytesView) }
+                var lines = ["\(request.method.rawValue)|\(request.uri.path)|\(request.uri.query ?? "")|\(body.count)|\(hash(body))"]
+                for field in request.headers { lines.append("\(field.name.rawName): \(field.value)") }
+                return Response(status: .ok, headers: [.contentType: "text/plain"], body: ResponseBody(byteBuffer: ByteBuffer(string: lines.joined(separator: "\n"))))
+            }
+            router.on("/redirect/:code", method: method) { request, context -> Response in
+                let code = context.parameters.get("code", as: Int.self) ?? 302
+                // `?loop` points back at itself, for redirect limits.
+                let target = request.uri.queryParameters.get("loop") != nil ? request.uri.description : (request.uri.queryParameters.get("to") ?? "/echo")
+                return Response(status: HTTPResponse.Status(code: code), headers: [.location: target])
+            }
+        }
+        router.get("/bytes/:n") { _, context -> Response in
+            let count = context.parameters.get("n", as: Int.self) ?? 0
+            return Response(status: .ok, headers: [.contentType: "application/octet-stream"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: pattern(count: count))))
+        }
+        router.get("/delay/:ms") { _, context -> String in
+            try await Task.sleep(for: .milliseconds(context.parameters.get("ms", as: Int.self) ?? 0))
+            return "done"
+        }
+        router.get("/truncated") { _, _ -> Response in
+            Response(status: .ok, headers: [.contentLength: "1000"], body: ResponseBody { writer in
+                try await writer.write(ByteBuffer(repeating: 0x61, count: 100))
+                throw CancellationError()  // ends the response early: the connection is closed
+            })
+        }
+        router.get("/gzip") { _, _ -> Response in
+            Response(status: .ok, headers: [.contentEncoding: "gzip", .contentType: "text/plain"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: gzipped)))
+        }
+        router.get("/status/:code") { _, context -> Response in
+            Response(status: HTTPResponse.Status(code: context.parameters.get("code", as: Int.self) ?? 200),
+                     body: ResponseBody(byteBuffer: ByteBuffer(string: "status body")))
+        }
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                              onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) })
+        Task { try await app.runService(gracefulShutdownSignals: []) }
+        for await port in ports {
+            guard port > 0, let url = URL(string: "http://127.0.0.1:\(port)") else { break }
+            return url
+        }
+        throw CocoaError(.featureUnsupported, userInfo: [NSLocalizedDescriptionKey: "the conformance server did not start"])
+    }
+}

@@ -1,0 +1,174 @@
+import Synchronization
+import Foundation
+import NetCore
+import NetTransport
+import Testing
+
+/// Behaviour every `Transport` must show, written once and run against each transport: a package
+/// with a transport runs `TransportConformance.checks` in a parameterized test (see
+/// `URLSessionTransportConformanceTests` and `AsyncHTTPClientTransportConformanceTests`).
+///
+/// A transport that cannot do something lists the check in its `unsupported` set with the reason,
+/// so the gap is stated, not hidden; the check then verifies that it fails with a typed error
+/// instead of passing silently.
+enum TransportConformance {
+    /// One behaviour, named.
+    struct Check: Sendable, CustomTestStringConvertible {
+        let name: String
+        let run: @Sendable (any Transport) async throws -> Void
+        var testDescription: String { name }
+    }
+
+    static func url(_ path: String) async throws -> URL {
+        try await ConformanceServer.shared.baseURL().appendingPathComponent(path)
+    }
+
+    static func request(_ path: String, method: NetworkHttpMethod = .get, headers: [NetworkHeader]? = nil,
+                        body: NetworkRequestBody = .none, timeout: Duration? = nil) async throws -> NetworkRequest {
+        let base = try await ConformanceServer.shared.baseURL()
+        return try NetworkRequest(url: base.absoluteString + path, httpMethod: method, headers: headers, body: body, timeout: timeout)
+    }
+
+    /// `/echo`'s first line: method, path, query, body length, body hash.
+    struct Echo {
+        let method: String, path: String, query: String, bodyLength: Int, bodyHash: UInt64, headers: [String]
+        init(_ data: Data) throws {
+            let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+            let fields = try #require(lines.first).split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+            try #require(fields.count == 5)
+            (method, path, query) = (fields[0], fields[1], fields[2])
+            bodyLength = Int(fields[3]) ?? -1
+            bodyHash = UInt64(fields[4]) ?? 0
+            headers = Array(lines.dropFirst())
+        }
+    }
+
+    static func temporaryFile(_ contents: Data? = nil) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("net-conformance-\(UUID().uuidString)")
+        if let contents { try contents.write(to: url) }
+        return url
+    }
+
+    static let checks: [Check] = [
+        Check(name: "every method reaches the server as itself") { transport in
+            for method in [NetworkHttpMethod.get, .post, .put, .patch, .delete, .options] {
+                let response = try await transport.send(try await request("/echo", method: method))
+                #expect(try Echo(response.body).method == method.rawValue)
+            }
+            let head = try await transport.send(try await request("/echo", method: .head))
+            #expect(head.head.statusCode == 200 && head.body.isEmpty)
+        },
+        Check(name: "headers (repeated, in order) and query arrive as written") { transport in
+            let query = "q=C%2B%2B%20%26%20Swift&tag=a&tag=b"
+            let response = try await transport.send(try await request("/echo?\(query)", headers: [
+                .header(key: "X-Trace", value: "1"), .header(key: "X-Trace", value: "2"), .header(key: "X-Empty", value: ""),
+            ]))
+            let echo = try Echo(response.body)
+            #expect(echo.query == query)
+            // Repeated fields may arrive as one combined field (RFC 9110 §5.3); the values and their order may not change.
+            let trace = echo.headers.filter { $0.hasPrefix("X-Trace:") }.map { $0.dropFirst("X-Trace: ".count) }.joined(separator: ", ")
+            #expect(trace == "1, 2")
+        },
+        Check(name: "bodies from memory, a file and a stream are sent whole (2 MB)") { transport in
+            let body = ConformanceServer.pattern(count: 2_000_000)
+            let file = try temporaryFile(body)
+            defer { try? FileManager.default.removeItem(at: file) }
+            let stream = NetworkBodyStream(length: Int64(body.count)) {
+                AsyncStream { continuation in
+                    stride(from: 0, to: body.count, by: 100_000).forEach { continuation.yield(body.subdata(in: $0..<min(body.count, $0 + 100_000))) }
+                    continuation.finish()
+                }
+            }
+            for source in [NetworkRequestBody.data(body), .file(file), .stream(stream)] {
+                let echo = try Echo(try await transport.send(try await request("/echo", method: .put, body: source)).body)
+                #expect(echo.bodyLength == body.count && echo.bodyHash == ConformanceServer.hash(body))
+            }
+        },
+        Check(name: "responses arrive whole in memory and in a file (4 MB), with download progress") { transport in
+            let expected = ConformanceServer.pattern(count: 4_000_000)
+            let memory = try await transport.send(try await request("/bytes/4000000"))
+            #expect(memory.body == expected)
+            let file = try temporaryFile()
+            defer { try? FileManager.default.removeItem(at: file) }
+            let last = ProgressBox()
+            let onDisk = try await transport.send(try await request("/bytes/4000000"), to: .file(file)) { last.set($0) }
+            #expect(onDisk.fileURL == file && onDisk.body.isEmpty && onDisk.bodyByteCount == 4_000_000)
+            #expect(try Data(contentsOf: file) == expected)
+            #expect(last.value?.completedBytes == 4_000_000)
+        },
+        Check(name: "301/302 turn POST into GET, 303 into GET, 307/308 resend method and body") { transport in
+            let body = Data("payload".utf8)
+            for (code, method) in [(301, "GET"), (302, "GET"), (303, "GET"), (307, "POST"), (308, "POST")] {
+                let response = try await transport.send(try await request("/redirect/\(code)?to=/echo", method: .post, body: .data(body)))
+                let echo = try Echo(response.body)
+                #expect(echo.method == method, "\(code)")
+                #expect(echo.bodyLength == (method == "POST" ? body.count : 0), "\(code)")
+            }
+        },
+        Check(name: "more redirects than the limit end in tooManyRedirects") { transport in
+            do {
+                _ = try await transport.send(try await request("/redirect/302?loop=1"))
+                Issue.record("a redirect loop ended")
+            } catch let error as NetworkError {
+                guard case .transport(.tooManyRedirects) = error else { Issue.record("\(error)"); return }
+            }
+        },
+        Check(name: "the timeout is a deadline: 0.5 s ends a stalled request in about 0.5 s") { transport in
+            let started = ContinuousClock.now
+            do {
+                _ = try await transport.send(try await request("/delay/5000", timeout: .milliseconds(500)))
+                Issue.record("a stalled request succeeded")
+            } catch let error as NetworkError {
+                guard case .transport(.timedOut) = error else { Issue.record("\(error)"); return }
+            }
+            let elapsed = ContinuousClock.now - started
+            #expect(elapsed >= .milliseconds(450) && elapsed < .seconds(4), "\(elapsed)")
+        },
+        Check(name: "a refused connection is cannotConnect, at once") { transport in
+            let started = ContinuousClock.now
+            defer { #expect(ContinuousClock.now - started < .seconds(3), "a refused connection took \(ContinuousClock.now - started)") }
+            do {
+                _ = try await transport.send(try NetworkRequest(url: "http://127.0.0.1:9/"))
+                Issue.record("a refused connection succeeded")
+            } catch let error as NetworkError {
+                guard case .transport(.cannotConnect) = error else { Issue.record("\(error)"); return }
+            }
+        },
+        Check(name: "a truncated body is connectionLost and leaves no file behind") { transport in
+            let file = try temporaryFile()
+            for destination in [TransportBodyDestination.memory, .file(file)] {
+                do {
+                    _ = try await transport.send(try await request("/truncated"), to: destination, progress: nil)
+                    Issue.record("a truncated body was accepted")
+                } catch let error as NetworkError {
+                    guard case .transport(.connectionLost) = error else { Issue.record("\(error)"); continue }
+                }
+            }
+            #expect(!FileManager.default.fileExists(atPath: file.path))
+        },
+        Check(name: "cancelling a waiting request ends it at once with CancellationError") { transport in
+            let waiting = try await request("/delay/20000")
+            let task = Task { try await transport.send(waiting) }
+            try await Task.sleep(for: .milliseconds(100))
+            let started = ContinuousClock.now
+            task.cancel()
+            await #expect(throws: CancellationError.self) { _ = try await task.value }
+            #expect(ContinuousClock.now - started < .seconds(3))
+        },
+        Check(name: "a gzip body is decoded") { transport in
+            let response = try await transport.send(try await request("/gzip"))
+            #expect(String(decoding: response.body, as: UTF8.self) == ConformanceServer.gzipText)
+        },
+        Check(name: "error statuses are responses, with their bodies") { transport in
+            let response = try await transport.send(try await request("/status/503"))
+            #expect(response.head.statusCode == 503 && String(decoding: response.body, as: UTF8.self) == "status body")
+        },
+    ]
+}
+
+/// The last progress event, for checks.
+final class ProgressBox: Sendable {
+    private let storage = Mutex<NetworkProgress?>(nil)
+    func set(_ progress: NetworkProgress) { storage.withLock { $0 = progress } }
+    var value: NetworkProgress? { storage.withLock { $0 } }
+}

@@ -1,0 +1,50 @@
+import AsyncHTTPClient
+import Foundation
+import NetCore
+import NIOCore
+import NIOHTTP1
+
+/// AsyncHTTPClient's and SwiftNIO's errors as Net's typed ones, matching URLSessionTransport's.
+enum ErrorMapping {
+    static func networkError(for error: any Error, request: NetworkRequest, deadlinePassed: Bool) -> any Error {
+        if error is NetworkError || error is CancellationError { return error }
+        let target = "\(request.httpMethod) \(request.url.absoluteString)"
+        if let client = error as? HTTPClientError {
+            switch client {
+            case .cancelled: return CancellationError()
+            case .deadlineExceeded, .readTimeout, .writeTimeout:
+                return NetworkError.transport(.timedOut("no complete response within \(request.timeout.map { "\($0)" } ?? "the default timeout") (\(target))"))
+            case .connectTimeout, .getConnectionFromPoolTimeout:
+                return NetworkError.transport(.cannotConnect("\(target): connecting timed out"))
+            case .remoteConnectionClosed:
+                return NetworkError.transport(.connectionLost("\(target): the server closed the connection"))
+            default:
+                break
+            }
+        }
+        if deadlinePassed {
+            return NetworkError.transport(.timedOut("no complete response within \(request.timeout.map { "\($0)" } ?? "the default timeout") (\(target))"))
+        }
+        if let io = error as? IOError {
+            switch io.errnoCode {
+            case ECONNREFUSED, EHOSTUNREACH, ENETUNREACH, EADDRNOTAVAIL:
+                return NetworkError.transport(.cannotConnect("\(target): \(io)"))
+            case ECONNRESET, EPIPE:
+                return NetworkError.transport(.connectionLost("\(target): \(io)"))
+            default:
+                break
+            }
+        }
+        if error is HTTPParserError {
+            return NetworkError.transport(.connectionLost("\(target): \(error)"))
+        }
+        let description = String(describing: error)
+        if description.contains("NIOConnectionError") || description.contains("connectionRefused") || description.contains("Connection refused") {
+            return NetworkError.transport(.cannotConnect("\(target): \(description)"))
+        }
+        if description.contains("SSL") || description.contains("TLS") || description.contains("certificate") {
+            return NetworkError.transport(.tls("\(target): \(description)"))
+        }
+        return NetworkError.transport(.other("\(target): \(description)"))
+    }
+}

@@ -1,0 +1,57 @@
+import AsyncHTTPClient
+import Foundation
+import NetCore
+import NetTransport
+import NIOCore
+
+/// Reads a response body into memory or a file, reporting download progress and checking that a
+/// body without content coding is as long as its `Content-Length`.
+enum ResponseBodyReader {
+    static func read(_ body: HTTPClientResponse.Body, head: NetworkResponseHead, method: NetworkHttpMethod, to destination: TransportBodyDestination, progress: TransportProgressHandler?) async throws -> TransportResponse {
+        let expected = head.headers["Content-Encoding"] == nil ? head.expectedContentLength : nil
+        var received: Int64 = 0
+        switch destination {
+        case .memory:
+            var data = Data()
+            if let expected, expected <= 64 << 20 { data.reserveCapacity(Int(expected)) }
+            for try await chunk in body {
+                data.append(contentsOf: chunk.readableBytesView)
+                received += Int64(chunk.readableBytes)
+                progress?(NetworkProgress(direction: .download, completedBytes: received, expectedBytes: expected))
+            }
+            try checkLength(received: received, head: head, method: method)
+            return TransportResponse(head: head, body: data)
+        case .file(let url):
+            guard FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600]),
+                let handle = try? FileHandle(forWritingTo: url)
+            else {
+                throw NetworkError.transport(.cannotWriteBody(path: url.path, reason: "the file cannot be created"))
+            }
+            do {
+                defer { try? handle.close() }
+                for try await chunk in body {
+                    do {
+                        try handle.write(contentsOf: Data(chunk.readableBytesView))
+                    } catch {
+                        throw NetworkError.transport(.cannotWriteBody(path: url.path, reason: "\(error)"))
+                    }
+                    received += Int64(chunk.readableBytes)
+                    progress?(NetworkProgress(direction: .download, completedBytes: received, expectedBytes: expected))
+                }
+                try checkLength(received: received, head: head, method: method)
+            } catch {
+                try? FileManager.default.removeItem(at: url)  // nothing is left at the destination on failure
+                throw error
+            }
+            return TransportResponse(head: head, fileURL: url, bodyByteCount: received)
+        }
+    }
+
+    private static func checkLength(received: Int64, head: NetworkResponseHead, method: NetworkHttpMethod) throws {
+        guard method != .head, head.statusCode != 204, head.statusCode != 304,
+            head.headers["Content-Encoding"] == nil,
+            let expected = head.expectedContentLength, received < expected
+        else { return }
+        throw NetworkError.transport(.connectionLost("the body ended after \(received) of \(expected) bytes from \(head.url.absoluteString)"))
+    }
+}

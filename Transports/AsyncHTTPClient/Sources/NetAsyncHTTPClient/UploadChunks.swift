@@ -1,0 +1,104 @@
+import AsyncHTTPClient
+import Foundation
+import NetCore
+import NetTransport
+import NIOCore
+
+/// A request body as AsyncHTTPClient pulls it: 64 KiB at a time from memory, a file or a stream,
+/// so a file is never in memory as a whole, with upload progress per piece handed over.
+struct UploadChunks: AsyncSequence, Sendable {
+    typealias Element = ByteBuffer
+
+    enum Source: Sendable {
+        case data(Data)
+        case file(URL)
+        case stream(NetworkBodyStream)
+    }
+
+    let source: Source
+    let length: Int64?
+    let progress: TransportProgressHandler?
+    static let chunkSize = 64 * 1024
+
+    /// The AsyncHTTPClient body for `body`, or `nil` for none.
+    static func body(for body: NetworkRequestBody, progress: TransportProgressHandler?) throws -> HTTPClientRequest.Body? {
+        let chunks: UploadChunks
+        switch body {
+        case .none:
+            return nil
+        case .data(let data):
+            chunks = UploadChunks(source: .data(data), length: Int64(data.count), progress: progress)
+        case .file(let url):
+            chunks = UploadChunks(source: .file(url), length: try body.contentLength(), progress: progress)
+        case .stream(let stream):
+            chunks = UploadChunks(source: .stream(stream), length: stream.length, progress: progress)
+        }
+        // A stream is made anew for each send, so a 307/308 can send it again.
+        return .stream(chunks, length: chunks.length.map { .known($0) } ?? .unknown)
+    }
+
+    func makeAsyncIterator() -> Iterator {
+        switch source {
+        case .data(let data): Iterator(state: .data(data, 0), length: length, progress: progress)
+        case .file(let url): Iterator(state: .file(url, nil), length: length, progress: progress)
+        case .stream(let stream): Iterator(state: .stream(stream.makeReader()), length: length, progress: progress)
+        }
+    }
+
+    struct Iterator: AsyncIteratorProtocol {
+        enum State {
+            case data(Data, Int)
+            case file(URL, FileHandle?)
+            case stream(NetworkBodyStream.Reader)
+            case done
+        }
+
+        var state: State
+        let length: Int64?
+        let progress: TransportProgressHandler?
+        var sent: Int64 = 0
+
+        mutating func next() async throws -> ByteBuffer? {
+            let piece: Data?
+            switch state {
+            case .data(let data, let offset):
+                if offset < data.count {
+                    let end = Swift.min(data.count, offset + UploadChunks.chunkSize)
+                    piece = data.subdata(in: offset..<end)
+                    state = .data(data, end)
+                } else {
+                    piece = nil
+                }
+            case .file(let url, let open):
+                let handle: FileHandle
+                if let open {
+                    handle = open
+                } else {
+                    do { handle = try FileHandle(forReadingFrom: url) } catch {
+                        throw NetworkError.request(.unreadableBodyFile(path: url.path, reason: "\(error)"))
+                    }
+                }
+                let data = try handle.read(upToCount: UploadChunks.chunkSize) ?? Data()
+                if data.isEmpty {
+                    try? handle.close()
+                    piece = nil
+                } else {
+                    piece = data
+                    state = .file(url, handle)
+                }
+            case .stream(var reader):
+                piece = try await reader.next()
+                state = .stream(reader)
+            case .done:
+                piece = nil
+            }
+            guard let piece else {
+                state = .done
+                return nil
+            }
+            sent += Int64(piece.count)
+            progress?(NetworkProgress(direction: .upload, completedBytes: sent, expectedBytes: length))
+            return ByteBuffer(bytes: piece)
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import NetAsyncHTTPClient
+import NetCore
+import NetTransport
+import Testing
+
+/// The client's lifecycle: a transport can be created and dropped anywhere, used or not, without a
+/// shutdown call and without the crash AsyncHTTPClient gives a client released unshut.
+@Suite("AsyncHTTPClientTransport lifecycle")
+struct LifecycleTests {
+    @Test("Transports created, used, cancelled mid-request and dropped without a shutdown call: no crash")
+    func createAndDrop() async throws {
+        // (Descriptor counts are not compared here: the other suites run in this process at the
+        // same time and open connections of their own.)
+        for round in 0..<20 {
+            let transport = AsyncHTTPClientTransport(configuration: .init(maximumConnectionsPerHost: 2))
+            if round % 2 == 0 {
+                let response = try await transport.send(try await TransportConformance.request("/bytes/1000"))
+                #expect(response.body.count == 1000)
+            }
+            if round % 5 == 0 {
+                let waiting = try await TransportConformance.request("/delay/5000")
+                let task = Task { try await transport.send(waiting) }
+                try await Task.sleep(for: .milliseconds(30))
+                task.cancel()
+                _ = try? await task.value
+            }
+        }
+        // Still usable afterwards: a new transport gets connections as before.
+        #expect(try await AsyncHTTPClientTransport().send(try await TransportConformance.request("/status/204")).head.statusCode == 204)
+    }
+
+    @Test("One pool serves many requests with no more connections than its limit")
+    func connectionReuse() async throws {
+        let transport = AsyncHTTPClientTransport(configuration: .init(maximumConnectionsPerHost: 4))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<200 {
+                group.addTask { _ = try await transport.send(try await TransportConformance.request("/echo")) }
+            }
+            try await group.waitForAll()
+        }
+        let established = try String(contentsOfFile: "/proc/net/tcp", encoding: .utf8)
+            .split(separator: "\n").dropFirst()
+            .filter { $0.split(separator: " ", omittingEmptySubsequences: true).dropFirst(3).first == "01" }  // ESTABLISHED
+            .count
+        // Both ends of each loopback connection are listed; other tests' connections may be open too.
+        #expect(established / 2 <= 4 + 16, "\(established / 2) connections")
+    }
+}
