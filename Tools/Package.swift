@@ -1,8 +1,9 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// The `net` command-line tool. A package of its own so that swift-argument-parser never reaches
-// users of the library; it depends on the root package by path.
+// The `net` command-line tool. A package of its own so that swift-argument-parser and
+// AsyncHTTPClient never reach users of the library; it depends on the root package and on
+// Transports/AsyncHTTPClient by path.
 //
 // SwiftPM names a path dependency after its directory, and a clone's directory can be called
 // anything, so the root's identity is read from where this manifest sits.
@@ -16,12 +17,14 @@ let package = Package(
     ],
     dependencies: [
         .package(path: ".."),
+        .package(path: "../Transports/AsyncHTTPClient"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         // Everything but `main`: the commands, item parsing and output, testable in-process.
         .target(name: "NetCLI", dependencies: [
             .product(name: "Net", package: root),
+            .product(name: "NetAsyncHTTPClient", package: "asynchttpclient"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "net", dependencies: ["NetCLI"]),

@@ -1,5 +1,6 @@
 import Foundation
 import Net
+import NetAsyncHTTPClient
 
 /// Sends one planned request through Net's public API and prints the outcome.
 struct Exchange {
@@ -7,8 +8,12 @@ struct Exchange {
 
     /// Sends `plan`; returns the exit status its response earns. Transport failures throw.
     func perform(_ plan: RequestPlan) async throws -> ExitStatus {
-        let transport = URLSessionTransport(configuration: .init(
-            redirectPolicy: options.noFollow ? .doNotFollow : .follow(limit: 10)))
+        let transport: any Transport = switch options.transport {
+        case .urlsession:
+            URLSessionTransport(configuration: .init(redirectPolicy: options.noFollow ? .doNotFollow : .follow(limit: 10)))
+        case .ahc:
+            AsyncHTTPClientTransport(configuration: .init(redirectPolicy: options.noFollow ? .doNotFollow : .follow(limit: 10)))
+        }
         let interceptors: [any NetworkInterceptor] = options.retry > 0 ? [RetryPolicy(maximumRetries: options.retry)] : []
         let client = NetworkClient(transport: transport, interceptors: interceptors)
         let printer = ResponsePrinter(showsHeaders: options.verbose)

@@ -39,6 +39,9 @@ public struct RequestOptions: ParsableArguments {
     @Flag(help: "Do not follow redirects.")
     var noFollow = false
 
+    @Option(help: ArgumentHelp("The transport: urlsession or ahc (AsyncHTTPClient, the default on Linux).", valueName: "name"))
+    var transport: TransportChoice = .platformDefault
+
     /// Checked by ArgumentParser before running: failures are usage errors (status 2).
     public mutating func validate() throws {
         guard retry >= 0 else { throw ValidationError("--retry must be 0 or more, not \(retry)") }
@@ -53,5 +56,22 @@ public struct RequestOptions: ParsableArguments {
         try RequestPlan(
             method: method, url: url, items: items.map(RequestItem.init(parsing:)), form: form, bearer: bearer,
             timeout: timeout.map { .nanoseconds(Int64(($0 * 1e9).rounded())) })
+    }
+}
+
+/// Which `Transport` sends the request.
+public enum TransportChoice: String, ExpressibleByArgument, CaseIterable, Sendable {
+    /// `URLSessionTransport`.
+    case urlsession
+    /// `AsyncHTTPClientTransport`: faster on Linux (Docs/Transports.md).
+    case ahc
+
+    /// AsyncHTTPClient on Linux, URLSession elsewhere.
+    public static var platformDefault: TransportChoice {
+        #if os(Linux)
+        .ahc
+        #else
+        .urlsession
+        #endif
     }
 }

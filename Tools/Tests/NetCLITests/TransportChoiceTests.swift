@@ -1,0 +1,33 @@
+import Foundation
+import Testing
+
+/// `--transport urlsession|ahc`: both send the same requests and report failures the same way
+/// (the rest of the CLI tests run with the default, AsyncHTTPClient on Linux).
+@Suite("net --transport")
+struct TransportChoiceTests {
+    @Test("Both transports send the same JSON request, download the same bytes and fail alike", arguments: ["urlsession", "ahc"])
+    func sameBehaviour(_ transport: String) async throws {
+        let base = try await EchoServer.shared.baseURL()
+        let sent = try await ProcessRunner.net(["post", "--transport", transport, "\(base)/echo", "X-Trace:1", "q==a b", "name=Ann", "age:=41"])
+        #expect(sent.status == 0, "\(sent.standardError)")
+        let echoed = try EchoedRequest(netOutput: sent.output)
+        #expect(echoed.method == "POST" && echoed.query == "q=a%20b" && echoed.header("X-Trace") == ["1"])
+        #expect(echoed.body == #"{"name": "Ann", "age": 41}"#)
+
+        let scratch = try ScratchDirectory()
+        let downloaded = try await ProcessRunner.net(["get", "--transport", transport, "\(base)/bytes/1000000", "--download", scratch.path("out")])
+        #expect(downloaded.status == 0, "\(downloaded.standardError)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path("out"))).count == 1_000_000)
+
+        let refused = try await ProcessRunner.net(["get", "--transport", transport, "http://127.0.0.1:9/"])
+        #expect(refused.status == 1 && refused.standardError.contains("cannot connect"), "\(refused.standardError)")
+        let notFound = try await ProcessRunner.net(["get", "--transport", transport, "\(base)/status/404"])
+        #expect(notFound.status == 4)
+    }
+
+    @Test("An unknown transport is a usage error")
+    func unknown() async throws {
+        let result = try await ProcessRunner.net(["get", "--transport", "carrier-pigeon", "http://127.0.0.1:9/"])
+        #expect(result.status == 2 && result.standardError.contains("carrier-pigeon"))
+    }
+}
