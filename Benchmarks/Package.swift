@@ -15,6 +15,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [
         .package(path: ".."),
+        .package(path: "../Transports/AsyncHTTPClient"),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
@@ -23,6 +24,7 @@ let package = Package(
         // The loopback server, the peers' clients and process probes (resident memory, descriptors).
         .target(name: "BenchmarkSupport", dependencies: [
             .product(name: "Net", package: root),
+            .product(name: "NetAsyncHTTPClient", package: "asynchttpclient"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
@@ -31,6 +33,7 @@ let package = Package(
             dependencies: [
                 "BenchmarkSupport",
                 .product(name: "Net", package: root),
+                .product(name: "NetAsyncHTTPClient", package: "asynchttpclient"),
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],

@@ -139,7 +139,9 @@ struct ReachabilityKernelTests {
             samples.sort()
             let median = samples[samples.count / 2]
             let p99 = samples[samples.count - 1]  // 20 samples: p99 is the maximum
-            #expect(samples.allSatisfy { $0 > -1 }, "an element came before its kernel event: \(samples)")
+            // `ip monitor` stamps an event when it reads it, which a loaded machine can delay past
+            // the daemon's element by a few milliseconds; beyond 20 ms a clock would be wrong.
+            #expect(samples.allSatisfy { $0 > -20 }, "an element came before its kernel event: \(samples)")
             print("reachability latency, debounce \(debounceMilliseconds) ms: median \(String(format: "%.2f", median)) ms, p99 \(String(format: "%.2f", p99)) ms over \(samples.count) route changes (kernel event seen by ip monitor -> element)")
         }
     }

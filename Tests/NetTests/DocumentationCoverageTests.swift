@@ -19,13 +19,17 @@ struct DocumentationCoverageTests {
         return [root.appendingPathComponent("README.md")] + pages.sorted { $0.path < $1.path }
     }
 
+    /// The documentation tests of the root package and of the satellite packages (a sample about
+    /// an opt-in transport is compiled by that transport's package).
     static func compiledSources() throws -> [(name: String, lines: [String])] {
-        let tests = root.appendingPathComponent("Tests")
-        let enumerator = FileManager.default.enumerator(at: tests, includingPropertiesForKeys: nil)
         var sources: [(String, [String])] = []
-        while let file = enumerator?.nextObject() as? URL {
-            guard file.pathExtension == "swift", file.lastPathComponent.contains("Documentation") else { continue }
-            sources.append((file.lastPathComponent, normalised(try String(contentsOf: file, encoding: .utf8))))
+        for directory in ["Tests", "Tools/Tests", "Transports"] {
+            let enumerator = FileManager.default.enumerator(at: root.appendingPathComponent(directory), includingPropertiesForKeys: nil)
+            while let file = enumerator?.nextObject() as? URL {
+                guard file.pathExtension == "swift", file.lastPathComponent.contains("Documentation"),
+                    !file.path.contains("/.build") else { continue }
+                sources.append((file.lastPathComponent, normalised(try String(contentsOf: file, encoding: .utf8))))
+            }
         }
         return sources
     }

@@ -114,15 +114,23 @@ enum TransportConformance {
             }
         },
         Check(name: "the timeout is a deadline: 0.5 s ends a stalled request in about 0.5 s") { transport in
-            let started = ContinuousClock.now
-            do {
-                _ = try await transport.send(try await request("/delay/5000", timeout: .milliseconds(500)))
-                Issue.record("a stalled request succeeded")
-            } catch let error as NetworkError {
-                guard case .transport(.timedOut) = error else { Issue.record("\(error)"); return }
+            // Never early; and not late, judged by the fastest of three tries, since a loaded test
+            // process may resume any one of them late.
+            var fastest = Duration.seconds(3_600)
+            for _ in 0..<3 {
+                let started = ContinuousClock.now
+                do {
+                    _ = try await transport.send(try await request("/delay/5000", timeout: .milliseconds(500)))
+                    Issue.record("a stalled request succeeded")
+                } catch let error as NetworkError {
+                    guard case .transport(.timedOut) = error else { Issue.record("\(error)"); return }
+                }
+                let elapsed = ContinuousClock.now - started
+                #expect(elapsed >= .milliseconds(450), "timed out early, after \(elapsed)")
+                fastest = min(fastest, elapsed)
+                if fastest < .seconds(1) { break }
             }
-            let elapsed = ContinuousClock.now - started
-            #expect(elapsed >= .milliseconds(450) && elapsed < .seconds(4), "\(elapsed)")
+            #expect(fastest < .seconds(2), "the fastest of three timeouts took \(fastest)")
         },
         Check(name: "a refused connection is cannotConnect, at once") { transport in
             let started = ContinuousClock.now

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import BenchmarkSupport
 import Foundation
 import Net
+import NetAsyncHTTPClient
 import NIOCore
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -12,12 +13,14 @@ enum Client: String, CaseIterable {
     case urlSession = "raw URLSession"
     case net = "Net on URLSessionTransport"
     case asyncHTTPClient = "AsyncHTTPClient"
+    case netAHC = "Net on AsyncHTTPClientTransport"
 }
 
 /// Shared state: one of each client per process, as an application would hold them.
 enum Clients {
     static let urlSession = URLSession(configuration: .default)
     static let net = BareSession(transport: URLSessionTransport())
+    static let netAHC = BareSession(transport: AsyncHTTPClientTransport())  // 8 per host, like HTTPClient.shared
 
     /// GET `url` into memory; returns the body's length.
     static func get(_ url: URL, with client: Client) async throws -> Int {
@@ -27,6 +30,8 @@ enum Clients {
             return data.count
         case .net:
             return try await net.requestData(for: url).data.count
+        case .netAHC:
+            return try await netAHC.requestData(for: url).data.count
         case .asyncHTTPClient:
             let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url.absoluteString), timeout: .seconds(60))
             return try await response.body.collect(upTo: 256 << 20).readableBytes
@@ -41,8 +46,8 @@ enum Clients {
             let (file, _) = try await urlSession.download(from: url)
             defer { try? FileManager.default.removeItem(at: file) }
             return try size(of: file)
-        case .net:
-            let response = try await net.requestDownload(for: url, to: destination)
+        case .net, .netAHC:
+            let response = try await (client == .net ? net : netAHC).requestDownload(for: url, to: destination)
             return try size(of: response.url)
         case .asyncHTTPClient:
             let delegate = try FileDownloadDelegate(path: destination.path)
@@ -59,9 +64,10 @@ enum Clients {
             request.httpMethod = "POST"
             let (data, _) = try await urlSession.upload(for: request, fromFile: file)
             return Int(String(decoding: data, as: UTF8.self)) ?? -1
-        case .net:
+        case .net, .netAHC:
             let request = try NetworkRequest(url: url, httpMethod: .post)
-            return Int(String(decoding: try await net.requestUpload(for: request, fromFile: file).data, as: UTF8.self)) ?? -1
+            let session = client == .net ? net : netAHC
+            return Int(String(decoding: try await session.requestUpload(for: request, fromFile: file).data, as: UTF8.self)) ?? -1
         case .asyncHTTPClient:
             var request = HTTPClientRequest(url: url.absoluteString)
             request.method = .POST
