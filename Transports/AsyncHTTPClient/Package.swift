@@ -27,6 +27,7 @@ let package = Package(
         ]),
         .testTarget(name: "NetAsyncHTTPClientTests", dependencies: [
             "NetAsyncHTTPClient",
+            .product(name: "Net", package: root),
             .product(name: "NetTransport", package: root),
             .product(name: "Hummingbird", package: "hummingbird"),
         ]),
