@@ -91,7 +91,9 @@ struct ReachabilityKernelTests {
         let output = try runProcess(namespace.ip, ["netns", "exec", namespace.name, try daemonPath(), "--cycles", "100"])
         struct Counts: Decodable { let fdsBefore, fdsAfter, threadsBefore, threadsAfter, monitorThreadsBefore, monitorThreadsAfter: Int }
         let counts = try JSONDecoder().decode(Counts.self, from: output)
-        #expect(counts.fdsAfter == counts.fdsBefore)
+        // A leak would be one descriptor per cycle (100); the runtime may open one lazily under load
+        // (seen twice in loaded CI runs: +1 that never went away), as it may add a pool thread.
+        #expect(counts.fdsAfter <= counts.fdsBefore + 2, "descriptors grew from \(counts.fdsBefore) to \(counts.fdsAfter)")
         #expect(counts.monitorThreadsBefore == 0 && counts.monitorThreadsAfter == 0)
         // Swift's own pool may add a thread under load, never one per cycle.
         #expect(counts.threadsAfter <= counts.threadsBefore + 2, "threads grew from \(counts.threadsBefore) to \(counts.threadsAfter)")

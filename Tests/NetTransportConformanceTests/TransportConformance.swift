@@ -135,7 +135,9 @@ enum TransportConformance {
         },
         Check(name: "a refused connection is cannotConnect, at once") { transport in
             let started = ContinuousClock.now
-            defer { #expect(ContinuousClock.now - started < .seconds(3), "a refused connection took \(ContinuousClock.now - started)") }
+            // Milliseconds alone; a loaded CI run once took 4.7 s. A client that keeps retrying until its
+            // 10 s connect timeout (AsyncHTTPClient's default behaviour) is what this bound catches.
+            defer { #expect(ContinuousClock.now - started < .seconds(9), "a refused connection took \(ContinuousClock.now - started)") }
             do {
                 _ = try await transport.send(try NetworkRequest(url: "http://127.0.0.1:9/"))
                 Issue.record("a refused connection succeeded")
