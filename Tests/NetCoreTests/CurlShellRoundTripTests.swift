@@ -24,12 +24,12 @@ struct CurlShellRoundTripTests {
         deinit { try? FileManager.default.removeItem(at: directory) }
 
         /// Runs `command` in `/bin/sh` and returns what the fake curl received.
-        func run(_ command: String) throws -> (arguments: [String], standardInput: Data) {
+        func run(_ command: String) async throws -> (arguments: [String], standardInput: Data) {
             let out = directory.appendingPathComponent("out-\(UUID().uuidString)").path
             var environment = ProcessInfo.processInfo.environment
             environment["FAKE_CURL_OUT"] = out
             environment["HOME"] = "/nonexistent-home-for-tilde-expansion-check"
-            _ = try runProcess("/bin/sh", ["-c", Self.function + command], environment: environment)
+            _ = try await runProcessOffPool("/bin/sh", ["-c", Self.function + command], environment: environment)
             let argumentBytes = try Data(contentsOf: URL(fileURLWithPath: out + ".args"))
             var arguments = argumentBytes.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
             if arguments.last == "" { arguments.removeLast() }
@@ -51,7 +51,7 @@ struct CurlShellRoundTripTests {
     }
 
     @Test("Hundreds of hostile headers, query values, paths and text bodies come back identical")
-    func hostileText() throws {
+    func hostileText() async throws {
         let fake = try FakeCurl()
         let values = Self.hostileStrings(count: 300, seed: 7, allowLineBreaks: false)
         let bodies = Self.hostileStrings(count: 300, seed: 11, allowLineBreaks: true)
@@ -65,7 +65,7 @@ struct CurlShellRoundTripTests {
                 headers: [.header(key: "X-Hostile", value: value), .header(key: "Authorization", value: value)],
                 query: [.query(key: value, value: value)], httpBody: Data(body.utf8))
             let command = request.curlCommand(.unredacted)
-            let received = try fake.run(command.shellCommand)
+            let received = try await fake.run(command.shellCommand)
             #expect(received.arguments == command.arguments, "argv changed for \(value.debugDescription)")
             #expect(received.standardInput == (command.standardInput ?? Data()))
 
@@ -80,7 +80,7 @@ struct CurlShellRoundTripTests {
     }
 
     @Test("Random binary bodies, NUL bytes included, arrive byte for byte")
-    func binaryBodies() throws {
+    func binaryBodies() async throws {
         let fake = try FakeCurl()
         var generator = SeededGenerator(seed: 99)
         var bodies: [Data] = [Data([0]), Data([0, 0, 0]), Data("-n\u{0}".utf8), Data([0x2D, 0xFF]), Data((0...255).map { UInt8($0) }), Data("%s%n%d\\0\\n'".utf8)]
@@ -89,7 +89,7 @@ struct CurlShellRoundTripTests {
         }
         for body in bodies {
             let command = try NetworkRequest(url: "https://x.test/upload", httpMethod: .put, httpBody: body).curlCommand()
-            let received = try fake.run(command.shellCommand)
+            let received = try await fake.run(command.shellCommand)
             #expect(received.arguments == command.arguments)
             let sent = received.arguments.firstIndex(of: "--data-raw").map { Data(received.arguments[$0 + 1].utf8) } ?? received.standardInput
             #expect(sent == body)
@@ -97,7 +97,7 @@ struct CurlShellRoundTripTests {
     }
 
     @Test("Nothing in a hostile request runs a command")
-    func noCommandExecution() throws {
+    func noCommandExecution() async throws {
         let fake = try FakeCurl()
         let marker = fake.directory.appendingPathComponent("pwned").path
         let payloads = ["$(touch \(marker))", "`touch \(marker)`", "'; touch \(marker); '", "\"; touch \(marker); \"", "| touch \(marker)"]
@@ -105,7 +105,7 @@ struct CurlShellRoundTripTests {
             let request = try NetworkRequest(
                 url: "https://x.test", httpMethod: .post, headers: [.header(key: "X", value: payload)],
                 query: [.query(key: "q", value: payload)], httpBody: Data(payload.utf8))
-            _ = try fake.run(request.curlCommand(.unredacted).shellCommand)
+            _ = try await fake.run(request.curlCommand(.unredacted).shellCommand)
             #expect(!FileManager.default.fileExists(atPath: marker), "payload ran: \(payload)")
         }
     }

@@ -20,23 +20,26 @@ struct MultipartMemoryTests {
         return path
     }
 
-    func run(fileSize: Int64) throws -> ProbeReport {
+    func run(fileSize: Int64) async throws -> ProbeReport {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("net-multipart-memory-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("big.bin")
         // A sparse file: its pages are read like any other, without filling the disk.
         _ = try runProcess("/usr/bin/truncate", ["-s", String(fileSize), file.path])
-        let output = try runProcess(try Self.probePath(), [file.path])
+        let output = try await runProcessOffPool(try Self.probePath(), [file.path])
         return try JSONDecoder().decode(ProbeReport.self, from: output)
     }
 
-    @Test("peak RSS for a 512 MiB part stays within 40 MiB of the peak for a 1 MiB part")
-    func flatMemory() throws {
-        let small = try run(fileSize: 1 << 20)
-        let large = try run(fileSize: 512 << 20)
+    @Test("peak RSS for a 512 MiB part stays within 100 MiB of the peak for a 1 MiB part")
+    func flatMemory() async throws {
+        let small = try await run(fileSize: 1 << 20)
+        let large = try await run(fileSize: 512 << 20)
         #expect(large.bytes == large.expected)
         #expect(large.bytes > 512 << 20)
-        #expect(large.peakRSSKiB - small.peakRSSKiB < 40 * 1024, "small \(small.peakRSSKiB) KiB, large \(large.peakRSSKiB) KiB")
+        // Holding the part would cost 512 MiB. Alone the difference is a few MiB (Docs/Benchmarks.md:
+        // 36-37 MB peak from 1 MiB to 1 GiB); beside the whole suite, glibc spreads the probe's
+        // 64 KiB buffers over more arenas and it reached 56 MiB once, hence the margin.
+        #expect(large.peakRSSKiB - small.peakRSSKiB < 100 * 1024, "small \(small.peakRSSKiB) KiB, large \(large.peakRSSKiB) KiB")
     }
 }

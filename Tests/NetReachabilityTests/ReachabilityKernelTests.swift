@@ -86,9 +86,9 @@ struct ReachabilityKernelTests {
     }
 
     @Test("Starting and stopping 100 times returns descriptors and threads to their baseline")
-    func startStopCycles() throws {
+    func startStopCycles() async throws {
         let namespace = try vethNamespace()
-        let output = try runProcess(namespace.ip, ["netns", "exec", namespace.name, try daemonPath(), "--cycles", "100"])
+        let output = try await runProcessOffPool(namespace.ip, ["netns", "exec", namespace.name, try daemonPath(), "--cycles", "100"])
         struct Counts: Decodable { let fdsBefore, fdsAfter, threadsBefore, threadsAfter, monitorThreadsBefore, monitorThreadsAfter: Int }
         let counts = try JSONDecoder().decode(Counts.self, from: output)
         // A leak would be one descriptor per cycle (100); the runtime may open one lazily under load

@@ -125,3 +125,15 @@ package func runProcess(_ executable: String, _ arguments: [String], input: Data
     }
     return output
 }
+
+/// ``runProcess(_:_:input:environment:)`` on a Dispatch thread. A test that waits seconds for a
+/// process must not hold one of Swift's cooperative threads meanwhile: there are two on this
+/// machine, and with both blocked every async test in the process stalls (seen in CI: ~11 s stalls
+/// failing unrelated timing checks while the 512 MiB multipart probe and the 100-cycle daemon ran).
+package func runProcessOffPool(_ executable: String, _ arguments: [String], input: Data? = nil, environment: [String: String]? = nil) async throws -> Data {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async {
+            continuation.resume(with: Result { try runProcess(executable, arguments, input: input, environment: environment) })
+        }
+    }
+}
