@@ -28,8 +28,6 @@ let package = Package(
         .target(name: "Net", dependencies: ["NetCore", "NetTransport", "NetMultipart", "NetReachability"]),
         // Shared by the test targets: a posix_spawn process runner and a seeded random generator.
         .target(name: "NetTestSupport", path: "Tests/NetTestSupport"),
-        // A Hummingbird server on 127.0.0.1 for the transport and multipart tests.
-        .target(name: "LoopbackHTTP", dependencies: [.product(name: "Hummingbird", package: "hummingbird")], path: "Tests/LoopbackHTTP"),
         .testTarget(name: "NetCoreTests", dependencies: ["NetCore", "NetTestSupport"]),
         // Not a product: `.ci/run` builds it and checks with `ldd` what NetCore alone links.
         .executableTarget(name: "NetCoreLinkProbe", dependencies: ["NetCore"], path: "Tests/LinkProbes/NetCoreLinkProbe"),
@@ -43,7 +41,7 @@ let package = Package(
         .executableTarget(name: "CacheProbe", dependencies: ["NetTransport"], path: "Tests/LinkProbes/CacheProbe"),
         // URLSessionTransport against a real HTTP server on 127.0.0.1; the session layer on StubTransport.
         .testTarget(name: "NetTransportTests", dependencies: [
-            "NetTransport", "NetTestSupport", "LoopbackHTTP", "CacheProbe",
+            "NetTransport", "NetTestSupport", "CacheProbe",
             .product(name: "Hummingbird", package: "hummingbird"),
         ]),
         // The transport conformance suite, run here for URLSessionTransport; Transports/AsyncHTTPClient
@@ -56,7 +54,7 @@ let package = Package(
         .executableTarget(name: "MultipartEncodeProbe", dependencies: ["NetMultipart"], path: "Tests/LinkProbes/MultipartEncodeProbe"),
         // Forms round-tripped through parsers we did not write: multipart-kit, and a real server.
         .testTarget(name: "NetMultipartTests", dependencies: [
-            "NetMultipart", "NetTransport", "NetTestSupport", "LoopbackHTTP", "MultipartEncodeProbe",
+            "NetMultipart", "NetTransport", "NetTestSupport", "MultipartEncodeProbe",
             .product(name: "MultipartKit", package: "multipart-kit"),
             .product(name: "Hummingbird", package: "hummingbird"),
         ]),

@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import LoopbackHTTP
 import MultipartKit
 import NIOCore
 import NetTestSupport

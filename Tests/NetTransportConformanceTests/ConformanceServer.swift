@@ -12,11 +12,10 @@ import NIOCore
 /// - `/truncated`: declares 1,000 bytes, sends 100 and closes;
 /// - `/gzip`: a gzip body with `Content-Encoding: gzip`;
 /// - `/status/:code`: that status and a short body.
-actor ConformanceServer {
-    static let shared = ConformanceServer()
+enum ConformanceServer {
+    static let shared = SharedLoopbackServer { makeRouter() }
     static let gzipText = String(repeating: "Net decompresses gzip bodies. ", count: 200)
-    private static let gzipped = Data(base64Encoded: "H4sIAAAAAAACA+3JQQ2AMBAAMCunACkTAbuQPcgWjhfqsYCA9tuWT/Q85rXurMqK8x0r9tlH1hbNWmuttdZaa6211lprrbU/9gMnchV2cBcAAA==") ?? Data()
-    private var started: Task<URL, any Error>?
+    static let gzipped = Data(base64Encoded: "H4sIAAAAAAACA+3JQQ2AMBAAMCunACkTAbuQPcgWjhfqsYCA9tuWT/Q85rXurMqK8x0r9tlH1hbNWmuttdZaa6211lprrbU/9gMnchV2cBcAAA==") ?? Data()
 
     /// Byte i is i % 251.
     static func pattern(count: Int) -> Data { Data((0..<count).map { UInt8(truncatingIfNeeded: $0 % 251) }) }
@@ -24,14 +23,7 @@ actor ConformanceServer {
     /// FNV-1a 64 of `data`.
     static func hash(_ data: Data) -> UInt64 { data.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01b3 } }
 
-    func baseURL() async throws -> URL {
-        if let started { return try await started.value }
-        let task = Task { try await Self.start() }
-        started = task
-        return try await task.value
-    }
-
-    private static func start() async throws -> URL {
+    private static func makeRouter() -> Router<BasicRequestContext> {
         let router = Router()
         for method in [HTTPRequest.Method.get, .post, .put, .patch, .delete, .head, .options] {
             router.on("/echo", method: method) { request, _ -> Response in
@@ -69,14 +61,6 @@ actor ConformanceServer {
             Response(status: HTTPResponse.Status(code: context.parameters.get("code", as: Int.self) ?? 200),
                      body: ResponseBody(byteBuffer: ByteBuffer(string: "status body")))
         }
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                              onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) })
-        Task { try await app.runService(gracefulShutdownSignals: []) }
-        for await port in ports {
-            guard port > 0, let url = URL(string: "http://127.0.0.1:\(port)") else { break }
-            return url
-        }
-        throw CocoaError(.featureUnsupported, userInfo: [NSLocalizedDescriptionKey: "the conformance server did not start"])
+        return router
     }
 }

@@ -1,7 +1,6 @@
 import Foundation
 import Hummingbird
 import HTTPTypes
-import LoopbackHTTP
 import NIOCore
 
 /// A loopback server whose responses carry the caching headers a test asks for, counting the

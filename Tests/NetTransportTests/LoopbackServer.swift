@@ -1,7 +1,6 @@
 import Foundation
 import Hummingbird
 import HTTPTypes
-import LoopbackHTTP
 import NIOCore
 import NetTestSupport
 

@@ -2,9 +2,9 @@ import NetAsyncHTTPClient
 import NetTransport
 import Testing
 
-/// `AsyncHTTPClientTransport` against the transport conformance suite; `ConformanceServer.swift`
-/// and `TransportConformance.swift` here are links to the root package's copies, so both
-/// transports are held to the same checks.
+/// `AsyncHTTPClientTransport` against the transport conformance suite; `ConformanceServer.swift`,
+/// `LoopbackHTTP.swift` and `TransportConformance.swift` here are links to the root package's
+/// copies, so both transports are held to the same checks.
 @Suite("Transport conformance: AsyncHTTPClientTransport")
 struct AsyncHTTPClientTransportConformanceTests {
     static let transport = AsyncHTTPClientTransport()

@@ -1,10 +1,14 @@
 import Foundation
+// One file, linked into each test target that needs a loopback server (NetTransportTests,
+// NetMultipartTests, NetTransportConformanceTests and Transports/AsyncHTTPClient's tests): as a
+// target of its own it would be a root-package library depending on Hummingbird, and the root's
+// targets depend on no package; only test targets may.
 import Hummingbird
 import NIOCore
 
 /// Why a loopback server could not be started.
-package struct LoopbackServerFailed: Error, CustomStringConvertible {
-    package let description: String
+struct LoopbackServerFailed: Error, CustomStringConvertible {
+    let description: String
 }
 
 /// Starts a Hummingbird server for `router` on 127.0.0.1 with a port the kernel picks, and
@@ -24,17 +28,17 @@ func startLoopbackServer(_ router: Router<BasicRequestContext>) async throws -> 
 }
 
 /// A loopback server started on first use and shared by every test in the process.
-package actor SharedLoopbackServer {
+actor SharedLoopbackServer {
     private let makeRouter: @Sendable () async throws -> Router<BasicRequestContext>
     private var started: Task<URL, any Error>?
 
     /// `makeRouter` builds the routes when the first test asks for the server.
-    package init(_ makeRouter: @escaping @Sendable () async throws -> Router<BasicRequestContext>) {
+    init(_ makeRouter: @escaping @Sendable () async throws -> Router<BasicRequestContext>) {
         self.makeRouter = makeRouter
     }
 
     /// The server's base URL, starting it on first use.
-    package func baseURL() async throws -> URL {
+    func baseURL() async throws -> URL {
         if let started { return try await started.value }
         let makeRouter = self.makeRouter
         let task = Task { try await startLoopbackServer(makeRouter()) }
