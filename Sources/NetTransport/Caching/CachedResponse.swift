@@ -34,8 +34,17 @@ public struct CachedResponse: Sendable, Hashable, Codable {
         return headers
     }
 
+    /// The values of the stored fields named `name` (any case), read without rebuilding
+    /// ``headers``, which validates every field: this runs on every cache hit.
+    func values(of name: String) -> [String] {
+        headerFields.compactMap { $0.count == 2 && $0[0].caseInsensitiveCompare(name) == .orderedSame ? $0[1] : nil }
+    }
+
     /// The directives of its `Cache-Control` fields.
-    var cacheControl: CacheControl { CacheControl(fields: headers.values(for: "Cache-Control")) }
+    var cacheControl: CacheControl { CacheControl(fields: values(of: "Cache-Control")) }
+
+    /// Whether it carries a validator (`ETag` or `Last-Modified`) to revalidate it with.
+    var hasValidator: Bool { !values(of: "ETag").isEmpty || !values(of: "Last-Modified").isEmpty }
 
     /// Its freshness and age, from the values worked out when it was stored (a hit parses no dates).
     var freshness: CacheFreshness {
@@ -44,10 +53,7 @@ public struct CachedResponse: Sendable, Hashable, Codable {
 
     /// A copy with ``lifetime`` and ``initialAge`` worked out from its headers and times.
     func withFreshnessComputed() -> CachedResponse {
-        let headers = self.headers
-        let computed = CacheFreshness(
-            headers: headers, cacheControl: CacheControl(fields: headers.values(for: "Cache-Control")),
-            requestTime: requestTime, responseTime: responseTime)
+        let computed = CacheFreshness(headers: headers, cacheControl: cacheControl, requestTime: requestTime, responseTime: responseTime)
         var copy = self
         copy.lifetime = computed.lifetime
         copy.initialAge = computed.initialAge

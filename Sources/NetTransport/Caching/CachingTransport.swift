@@ -39,7 +39,7 @@ public struct CachingTransport: Transport {
             if let stored {
                 let now = Date()
                 let freshness = stored.freshness
-                let control = CacheControl(fields: stored.headerFields.filter { $0.count == 2 && $0[0].lowercased() == "cache-control" }.map { $0[1] })
+                let control = stored.cacheControl
                 let requestControl = CacheControl(fields: request.headers.values(for: "Cache-Control"))
                 let reloadAsked = requestControl.noCache || requestControl.maxAge == .zero
                     || request.headers.values(for: "Pragma").contains { $0.lowercased().contains("no-cache") }
@@ -52,7 +52,7 @@ public struct CachingTransport: Transport {
                     Task { [self] in _ = try? await revalidate(request, stored: stored, to: .memory, progress: nil) }
                     return try deliver(stored, as: .cache, for: request, to: destination, progress: progress)
                 }
-                if stored.headerFields.contains(where: { ["etag", "last-modified"].contains($0.first?.lowercased() ?? "") }) {
+                if stored.hasValidator {
                     return try await revalidate(request, stored: stored, to: destination, progress: progress)
                 }
             }

@@ -47,6 +47,8 @@ public final class DiskCacheStorage: HTTPCacheStorage {
     /// The bytes the entries take now.
     public var byteCount: Int { index.withLock { $0.values.reduce(0) { $0 + $1.size } } }
 
+    /// The variants under `key`, read and checksummed from its file; a damaged file is deleted
+    /// and reads as absent. Marks the key as the most recently used.
     public func variants(forKey key: String) -> [CachedResponse] {
         let name = Self.fileName(for: key)
         let url = directory.appendingPathComponent(name)
@@ -63,6 +65,8 @@ public final class DiskCacheStorage: HTTPCacheStorage {
         return variants
     }
 
+    /// Writes the variants under `key` atomically (empty removes the file), then deletes least
+    /// recently used files until the total fits; an entry larger than the whole limit is not kept.
     public func setVariants(_ variants: [CachedResponse], forKey key: String) {
         let name = Self.fileName(for: key)
         let url = directory.appendingPathComponent(name)
@@ -81,6 +85,7 @@ public final class DiskCacheStorage: HTTPCacheStorage {
         evict(keeping: name)
     }
 
+    /// Removes every entry.
     public func removeAll() {
         let names = index.withLock { index in defer { index = [:] }; return Array(index.keys) }
         for name in names { try? FileManager.default.removeItem(at: directory.appendingPathComponent(name)) }

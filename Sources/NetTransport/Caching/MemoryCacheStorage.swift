@@ -31,6 +31,7 @@ public final class MemoryCacheStorage: HTTPCacheStorage {
         state.withLock { state in state.slots.sorted { $0.value.lastUse < $1.value.lastUse }.map(\.key) }
     }
 
+    /// The variants under `key`, marking the key as the most recently used.
     public func variants(forKey key: String) -> [CachedResponse] {
         state.withLock { state in
             guard var slot = state.slots[key] else { return [] }
@@ -41,6 +42,8 @@ public final class MemoryCacheStorage: HTTPCacheStorage {
         }
     }
 
+    /// Replaces the variants under `key` (empty removes it), then evicts least recently used
+    /// keys until the total fits; variants larger than the whole limit are not kept.
     public func setVariants(_ variants: [CachedResponse], forKey key: String) {
         let limit = byteLimit
         state.withLock { state in
@@ -59,6 +62,7 @@ public final class MemoryCacheStorage: HTTPCacheStorage {
         }
     }
 
+    /// Removes every entry.
     public func removeAll() {
         state.withLock { $0 = State() }
     }
