@@ -25,18 +25,6 @@ struct DocumentationExamplesTests {
         }
     }
 
-    @Test("Requests.md: query encoding gives the URL shown")
-    func queryExample() throws {
-        let request = try NetworkRequest(url: "https://api.example.com/search?lang=es", query: [
-            .query(key: "q", value: "C++ & Swift"),
-            .query(key: "tag", value: "a"),
-            .query(key: "tag", value: "b"),
-            .query(key: "empty", value: ""),
-            .query(key: "flag", value: nil),
-        ])
-        #expect(request.url.absoluteString == "https://api.example.com/search?lang=es&q=C%2B%2B%20%26%20Swift&tag=a&tag=b&empty=&flag")
-    }
-
     @Test("Requests.md: header operations behave as shown")
     func headerExample() throws {
         var headers = try NetworkHeaders([.header(key: "Accept", value: "application/json")])

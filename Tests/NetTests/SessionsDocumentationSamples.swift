@@ -3,30 +3,12 @@ import Net
 import Testing
 
 /// Docs/Sessions.md and Docs/Testing.md samples not already run by NetTransportTests'
-/// DocumentationExamplesTests, verbatim (``DocumentationCoverageTests`` checks).
+/// DocumentationExamplesTests, verbatim (``DocumentationCoverageTests`` checks). Sessions.md's
+/// `AppURLSession` sample is the first sample of the migration page, compiled and run in
+/// MigrationDocumentationTests.swift.
 @Suite("Docs/Sessions.md and Docs/Testing.md samples")
 struct SessionsDocumentationSamples {
     struct NewFilm: Codable { let title: String }
-
-    /// Compiled only: it sends to alten.es, as the page shows.
-    func adoptingTheProtocol() async throws {
-        actor AppURLSession: NetworkSession {
-            let transport: any Transport
-
-            init(transport: any Transport) {
-                self.transport = transport
-            }
-        }
-
-        let networkSession: any NetworkSession = AppURLSession(transport: URLSessionTransport())
-
-        func doRequest() async throws -> Data {
-            let url = "https://alten.es"
-            let result = try await networkSession.requestData(for: url)
-            return result.data
-        }
-        _ = try await doRequest()
-    }
 
     /// Compiled only: a client for a real service, and a download from example.com.
     func clientAndProgress(fetchToken: @escaping @Sendable () async throws -> String, destination: URL) async throws {

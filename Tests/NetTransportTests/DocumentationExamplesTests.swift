@@ -142,21 +142,4 @@ struct DocumentationExamplesTests {
         let slow = try NetworkRequest(url: "https://api.example.com/slow", timeout: .milliseconds(100))
         await #expect(throws: NetworkError.self) { _ = try await stub.send(slow) }
     }
-
-    @Test("Testing.md: 100 concurrent requests refresh once")
-    func refreshesOnce() async throws {
-        let stub = StubTransport { request in
-            request.headers["Authorization"] == "Bearer fresh" ? .text("ok") : .status(.unauthorized)
-        }
-        let auth = AuthenticationInterceptor<String>(
-            credential: "stale",
-            header: { .header(key: "Authorization", value: "Bearer \($0)") },
-            refresh: { _ in "fresh" })
-        let client = NetworkClient(transport: stub, interceptors: [auth])
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for _ in 0..<100 { group.addTask { _ = try await client.requestData(for: "https://host/") } }
-            try await group.waitForAll()
-        }
-        #expect(await auth.refreshCount() == 1)
-    }
 }

@@ -14,7 +14,7 @@ func httpBenchmarks() {
             "HTTP small GET sequential: \(client.rawValue)",
             configuration: .init(metrics: metrics, timeUnits: .microseconds, warmupIterations: 200, maxDuration: .seconds(4), maxIterations: 100_000)
         ) { benchmark in
-            let url = try await LoopbackServer.shared.baseURL().appendingPathComponent("small")
+            let url = try await LoopbackServer.baseURL().appendingPathComponent("small")
             benchmark.startMeasurement()
             let cpu = ProcessProbe.cpuMicroseconds()
             for _ in benchmark.scaledIterations {
@@ -28,7 +28,7 @@ func httpBenchmarks() {
             "HTTP small GET 64 in flight (64 per iteration): \(client.rawValue)",
             configuration: .init(metrics: metrics, timeUnits: .milliseconds, warmupIterations: 5, maxDuration: .seconds(4), maxIterations: 10_000)
         ) { benchmark in
-            let url = try await LoopbackServer.shared.baseURL().appendingPathComponent("small")
+            let url = try await LoopbackServer.baseURL().appendingPathComponent("small")
             benchmark.startMeasurement()
             let cpu = ProcessProbe.cpuMicroseconds()
             for _ in benchmark.scaledIterations {
@@ -50,7 +50,7 @@ func transferBenchmarks() {
         warmupIterations: 1, maxDuration: .seconds(6), maxIterations: 5)
     for client in Client.allCases {
         Benchmark("HTTP 100 MB download to memory: \(client.rawValue)", configuration: configuration) { benchmark in
-            let url = try await LoopbackServer.shared.baseURL().appendingPathComponent("bytes/\(size)")
+            let url = try await LoopbackServer.baseURL().appendingPathComponent("bytes/\(size)")
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations {
                 let length = try await Clients.get(url, with: client)
@@ -58,7 +58,7 @@ func transferBenchmarks() {
             }
         }
         Benchmark("HTTP 100 MB download to file: \(client.rawValue)", configuration: configuration) { benchmark in
-            let url = try await LoopbackServer.shared.baseURL().appendingPathComponent("bytes/\(size)")
+            let url = try await LoopbackServer.baseURL().appendingPathComponent("bytes/\(size)")
             let destination = FileManager.default.temporaryDirectory.appendingPathComponent("net-bench-download-\(getpid())")
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations {
@@ -67,7 +67,7 @@ func transferBenchmarks() {
             }
         }
         Benchmark("HTTP 100 MB upload from file: \(client.rawValue)", configuration: configuration) { benchmark in
-            let url = try await LoopbackServer.shared.baseURL().appendingPathComponent("upload")
+            let url = try await LoopbackServer.baseURL().appendingPathComponent("upload")
             let file = try ProcessProbe.scratchFile(size: size)
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations {

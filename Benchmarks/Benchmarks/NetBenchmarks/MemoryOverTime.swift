@@ -17,7 +17,7 @@ func memoryOverTimeBenchmarks() {
                         .map { .custom($0, polarity: .prefersSmaller, useScalingFactor: false) },
                 timeUnits: .seconds, warmupIterations: 0, maxDuration: .seconds(600), maxIterations: 1)
         ) { benchmark in
-            let url = try await LoopbackServer.shared.baseURL().appendingPathComponent("small")
+            let url = try await LoopbackServer.baseURL().appendingPathComponent("small")
             @Sendable func get() async -> Bool {
                 switch client {
                 case .net: (try? await Clients.net.requestData(for: url).statusCode == 200) ?? false

@@ -7,21 +7,15 @@ import NIOCore
 /// - `GET /small`: 2 bytes.
 /// - `GET /bytes/N`: N bytes, sent in 1 MiB buffers that are allocated once.
 /// - `POST /upload`: reads the body and answers with its length.
-public actor LoopbackServer {
-    /// The process's server.
-    public static let shared = LoopbackServer()
-
-    private var started: Task<URL, any Error>?
+///
+/// Started through `LoopbackHTTP.swift`, linked from the root package's tests.
+public enum LoopbackServer {
+    private static let shared = SharedLoopbackServer { makeRouter() }
 
     /// The server's base URL, starting it on first use.
-    public func baseURL() async throws -> URL {
-        if let started { return try await started.value }
-        let task = Task { try await Self.start() }
-        started = task
-        return try await task.value
-    }
+    public static func baseURL() async throws -> URL { try await shared.baseURL() }
 
-    private static func start() async throws -> URL {
+    private static func makeRouter() -> Router<BasicRequestContext> {
         let router = Router()
         router.get("/small") { _, _ in "ok" }
         let chunk = ByteBuffer(repeating: 0x61, count: 1 << 20)
@@ -43,16 +37,6 @@ public actor LoopbackServer {
             for try await part in request.body { total += part.readableBytes }
             return "\(total)"
         }
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let app = Application(
-            router: router,
-            configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: nil),
-            onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) })
-        Task { try await app.runService(gracefulShutdownSignals: []) }
-        for await port in ports {
-            guard port > 0, let url = URL(string: "http://127.0.0.1:\(port)") else { break }
-            return url
-        }
-        throw CocoaError(.featureUnsupported, userInfo: [NSLocalizedDescriptionKey: "the loopback server did not start"])
+        return router
     }
 }

@@ -3,18 +3,15 @@ import Foundation
 /// This process's resident memory and open descriptors, read from /proc.
 public enum ProcessProbe {
     /// Resident set size in KiB (`VmRSS` in /proc/self/status).
-    public static func residentKiB() -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return -1 }
-        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-            return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? -1
-        }
-        return -1
-    }
+    public static func residentKiB() -> Int { statusKiB("VmRSS:") }
 
     /// Peak resident set size in KiB (`VmHWM`).
-    public static func peakResidentKiB() -> Int {
+    public static func peakResidentKiB() -> Int { statusKiB("VmHWM:") }
+
+    /// A `… kB` field of /proc/self/status, or -1.
+    private static func statusKiB(_ field: String) -> Int {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return -1 }
-        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+        for line in status.split(separator: "\n") where line.hasPrefix(field) {
             return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? -1
         }
         return -1
