@@ -47,8 +47,11 @@ let package = Package(
         // The transport conformance suite, run here for URLSessionTransport; Transports/AsyncHTTPClient
         // links the same suite files and runs them for its transport.
         .testTarget(name: "NetTransportConformanceTests", dependencies: [
-            "NetTransport", .product(name: "Hummingbird", package: "hummingbird"),
+            "NetTransport", "NetTestSupport", "URLSessionFaultProbe", .product(name: "Hummingbird", package: "hummingbird"),
         ]),
+        // Not a product: one request through URLSessionTransport in a process of its own, for the
+        // one server fault that stops the process inside FoundationNetworking.
+        .executableTarget(name: "URLSessionFaultProbe", dependencies: ["NetTransport"], path: "Tests/LinkProbes/URLSessionFaultProbe"),
         // Not a product: encodes a large file part in its own process, so the memory test reads a
         // peak RSS that nothing else inflates.
         .executableTarget(name: "MultipartEncodeProbe", dependencies: ["NetMultipart"], path: "Tests/LinkProbes/MultipartEncodeProbe"),

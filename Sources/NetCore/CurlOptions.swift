@@ -18,17 +18,11 @@ public struct CurlOptions: Sendable, Hashable {
     public var includesTimeout: Bool
 
     /// The headers redacted by default.
-    public static let defaultSensitiveHeaderNames: Set<String> = [
-        "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key",
-        "x-auth-token", "x-access-token", "x-csrf-token", "x-xsrf-token", "x-amz-security-token",
-    ]
+    public static let defaultSensitiveHeaderNames: Set<String> = NetworkRedaction.sensitiveHeaderNames
 
-    /// The query keys redacted by default.
-    public static let defaultSensitiveQueryKeys: Set<String> = [
-        "access_token", "refresh_token", "id_token", "token", "api_key", "apikey", "api-key",
-        "client_secret", "secret", "password", "passwd", "signature", "sig",
-        "x-amz-signature", "x-amz-credential", "x-amz-security-token",
-    ]
+    /// The query keys redacted by default; a request's ``NetworkRequest/secretQueryKeys`` are
+    /// redacted as well.
+    public static let defaultSensitiveQueryKeys: Set<String> = NetworkRedaction.sensitiveQueryKeys
 
     /// Creates options; the defaults redact secrets and add nothing that changes behaviour.
     public init(

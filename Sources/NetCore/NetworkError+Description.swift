@@ -15,7 +15,7 @@ extension NetworkError.RequestFailure: CustomStringConvertible {
     /// A one-line explanation that names the offending input.
     public var description: String {
         switch self {
-        case .invalidURL(let string, let reason): "invalid URL \(quoted(string)): \(reason)"
+        case .invalidURL(let string, let reason): "invalid URL \(quoted(NetworkRedaction.redactedURL(string))): \(reason)"
         case .invalidMethod(let token): "invalid HTTP method \(quoted(token)): a method is a non-empty token without spaces or control characters"
         case .invalidHeader(let name, let reason): "invalid header \(quoted(name)): \(reason)"
         case .encodeError(let type, let description): "could not encode \(type) as the body: \(description)"
@@ -57,12 +57,13 @@ extension NetworkError.ResponseFailure: CustomStringConvertible {
     /// Names the status, the URL and what failed.
     public var description: String {
         let head = response.response
+        let url = NetworkRedaction.redactedURL(head.url, secretQueryKeys: response.originalRequest.secretQueryKeys)
         switch self {
-        case .invalidStatusCode(_, let code): return "unacceptable status \(code) from \(head.url.absoluteString)"
+        case .invalidStatusCode(_, let code): return "unacceptable status \(code) from \(url)"
         case .invalidContentType(_, let expected, let actual):
-            return "unacceptable Content-Type \(actual.map(quoted) ?? "(none)") from \(head.url.absoluteString); expected one of \(expected.joined(separator: ", "))"
-        case .decodeError(_, let failure): return "\(failure) (status \(head.statusCode), \(head.url.absoluteString))"
-        case .unreadableBody(_, let reason): return "cannot read the body of the \(head.statusCode) response from \(head.url.absoluteString): \(reason)"
+            return "unacceptable Content-Type \(actual.map(quoted) ?? "(none)") from \(url); expected one of \(expected.joined(separator: ", "))"
+        case .decodeError(_, let failure): return "\(failure) (status \(head.statusCode), \(url))"
+        case .unreadableBody(_, let reason): return "cannot read the body of the \(head.statusCode) response from \(url): \(reason)"
         }
     }
 }

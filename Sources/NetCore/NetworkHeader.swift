@@ -5,7 +5,7 @@
 /// when a ``NetworkRequest`` is built): a name that is not an HTTP token, or a value holding CR,
 /// LF, NUL or another control character, is rejected with
 /// ``NetworkError/RequestFailure/invalidHeader(name:reason:)`` so no input can inject a header.
-public struct NetworkHeader: Sendable, Hashable, CustomStringConvertible {
+public struct NetworkHeader: Sendable, Hashable, CustomStringConvertible, CustomReflectable {
     /// The field name, as given (lookups ignore case).
     public var name: String
     /// The field value.
@@ -30,8 +30,10 @@ public struct NetworkHeader: Sendable, Hashable, CustomStringConvertible {
     /// ALTENNetwork's name for ``name``.
     public var key: String { name }
 
-    /// `Name: value`.
-    public var description: String { "\(name): \(value)" }
+    /// `Name: value`, with a credential's value redacted (`Authorization: Bearer REDACTED`).
+    public var description: String {
+        "\(name): \(NetworkRedaction.isSensitiveHeader(name) ? NetworkRedaction.redactedCredential(value) : value)"
+    }
 
     /// Returns the field with surrounding spaces and tabs removed from its value, or throws when
     /// the name or value is not allowed on the wire.
@@ -61,5 +63,10 @@ public struct NetworkHeader: Sendable, Hashable, CustomStringConvertible {
             let last = value.lastIndex(where: { !isOWS($0) })
         else { return "" }
         return String(value[first...last])
+    }
+
+    /// Shows a credential's value redacted, so `dump` of headers or a request cannot leak it.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["name": name, "value": description.dropFirst(name.count + 2)], displayStyle: .struct)
     }
 }

@@ -16,11 +16,21 @@ public struct NetworkQuery: Sendable, Hashable, CustomStringConvertible {
     public var key: String
     /// The value, unencoded; `nil` sends the key alone.
     public var value: String?
+    /// Whether the value is a credential: a request built with it adds the key to its
+    /// ``NetworkRequest/secretQueryKeys``, so logs, errors and curl commands show `REDACTED`.
+    public var isSecret: Bool
 
     /// Creates a parameter from an unencoded key and value.
-    public init(key: String, value: String?) {
+    public init(key: String, value: String?, isSecret: Bool = false) {
         self.key = key
         self.value = value
+        self.isSecret = isSecret
+    }
+
+    /// A parameter whose value is a credential (a session key, a signed token): sent as given,
+    /// shown as `REDACTED` in descriptions, errors, logs and redacted curl commands.
+    public static func secret(key: String, value: String?) -> NetworkQuery {
+        NetworkQuery(key: key, value: value, isSecret: true)
     }
 
     /// Creates a parameter; ALTENNetwork's spelling.
@@ -38,6 +48,10 @@ public struct NetworkQuery: Sendable, Hashable, CustomStringConvertible {
         return encodedKey + "=" + PercentEncoding.encode(value, allowing: PercentEncoding.isAllowedInQueryComponent)
     }
 
-    /// `key=value`, unencoded.
-    public var description: String { value.map { "\(key)=\($0)" } ?? key }
+    /// `key=value`, unencoded; `key=REDACTED` for a secret or a well-known credential key.
+    public var description: String {
+        guard let value else { return key }
+        let hidden = isSecret || NetworkRedaction.sensitiveQueryKeys.contains(key.lowercased())
+        return "\(key)=\(hidden ? NetworkRedaction.placeholder : value)"
+    }
 }

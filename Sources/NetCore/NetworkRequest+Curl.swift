@@ -48,7 +48,7 @@ extension NetworkRequest {
         }
         for header in headers {
             let value = options.redactsSecrets && options.sensitiveHeaderNames.contains(NetworkHeaders.lowercased(header.name))
-                ? CurlRedaction.redactedCredential(header.value) : header.value
+                ? NetworkRedaction.redactedCredential(header.value) : header.value
             // `Name:` with nothing after it would make curl drop the header; `Name;` sends it empty.
             arguments += ["-H", value.isEmpty ? "\(header.name);" : "\(header.name): \(value)"]
         }
@@ -59,7 +59,8 @@ extension NetworkRequest {
         arguments += bodyArguments
 
         let shownURL = options.redactsSecrets
-            ? CurlRedaction.redactedURL(url.absoluteString, sensitiveQueryKeys: options.sensitiveQueryKeys)
+            ? NetworkRedaction.redactedURL(
+                url.absoluteString, exactKeys: options.sensitiveQueryKeys.union(secretQueryKeys.map { $0.lowercased() }))
             : url.absoluteString
         if shownURL.contains(where: { "[]{}".contains($0) }) {
             arguments.append("--globoff")  // curl would otherwise expand [] and {} as URL globs
@@ -80,39 +81,5 @@ extension NetworkRequest {
                 || category == .paragraphSeparator
         }
         return misleading ? nil : text
-    }
-}
-
-/// Replaces secrets with `REDACTED` while keeping the shape of what was sent.
-enum CurlRedaction {
-    static let placeholder = "REDACTED"
-
-    /// `Bearer abc` becomes `Bearer REDACTED`: the scheme helps debugging and is not secret.
-    static func redactedCredential(_ value: String) -> String {
-        let parts = value.split(separator: " ", maxSplits: 1)
-        if parts.count == 2, HTTPToken.isValid(String(parts[0])) {
-            return "\(parts[0]) \(placeholder)"
-        }
-        return placeholder
-    }
-
-    /// Redacts the password of `user:password@` and the values of sensitive query keys.
-    static func redactedURL(_ url: String, sensitiveQueryKeys: Set<String>) -> String {
-        var result = url
-        if let authority = URLValidation.authorityRange(in: result).map({ result[$0] }),
-            let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":")
-        {
-            result.replaceSubrange(result.index(after: colon)..<at, with: placeholder)
-        }
-        guard let queryStart = result.firstIndex(of: "?") else { return result }
-        let fragmentStart = result[queryStart...].firstIndex(of: "#") ?? result.endIndex
-        let query = result[result.index(after: queryStart)..<fragmentStart]
-        let redacted = query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
-            guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
-            let key = PercentEncoding.decode(pair[..<equals]).lowercased()
-            return sensitiveQueryKeys.contains(key) ? "\(pair[...equals])\(placeholder)" : String(pair)
-        }
-        result.replaceSubrange(result.index(after: queryStart)..<fragmentStart, with: redacted.joined(separator: "&"))
-        return result
     }
 }

@@ -33,6 +33,10 @@ public struct NetworkRequest: Sendable, CustomStringConvertible {
     public var timeout: Duration?
     /// How the request may use the session's cache, if it has one; the protocol's rules by default.
     public var cachePolicy: NetworkCachePolicy = .useProtocolCachePolicy
+    /// Query keys (any case) whose values are credentials, on top of
+    /// ``NetworkRedaction/sensitiveQueryKeys``: redacted in ``description``, errors, logs and curl
+    /// commands. Filled from ``NetworkQuery/secret(key:value:)`` parameters; add your own.
+    public var secretQueryKeys: Set<String> = []
 
     /// Creates a request with any kind of body.
     ///
@@ -52,6 +56,7 @@ public struct NetworkRequest: Sendable, CustomStringConvertible {
         timeout: Duration? = nil
     ) throws {
         self.url = try URLValidation.appending(query ?? [], to: url)
+        self.secretQueryKeys = Self.secretKeys(in: query ?? [])
         self.httpMethod = httpMethod
         self.headers = try NetworkHeaders(headers ?? [])
         self.body = body
@@ -120,9 +125,29 @@ public struct NetworkRequest: Sendable, CustomStringConvertible {
     public func appendingQuery(_ query: [NetworkQuery]) throws -> NetworkRequest {
         var copy = self
         copy.url = try URLValidation.appending(query, to: url)
+        copy.secretQueryKeys.formUnion(Self.secretKeys(in: query))
         return copy
     }
 
-    /// `METHOD URL`.
-    public var description: String { "\(httpMethod) \(url.absoluteString)" }
+    /// The URL with its password and secret query values replaced by `REDACTED`: what to show.
+    public var redactedURL: String {
+        NetworkRedaction.redactedURL(url, secretQueryKeys: secretQueryKeys)
+    }
+
+    /// `METHOD URL`, with secrets redacted.
+    public var description: String { "\(httpMethod) \(redactedURL)" }
+
+    private static func secretKeys(in query: [NetworkQuery]) -> Set<String> {
+        Set(query.lazy.filter(\.isSecret).map { $0.key.lowercased() })
+    }
+}
+
+extension NetworkRequest: CustomReflectable {
+    /// Shows the redacted URL and headers, so `dump(request)` cannot leak a credential.
+    public var customMirror: Mirror {
+        Mirror(self, children: [
+            "url": redactedURL, "httpMethod": httpMethod, "headers": headers, "body": body,
+            "timeout": timeout as Any, "cachePolicy": cachePolicy,
+        ], displayStyle: .struct)
+    }
 }

@@ -36,8 +36,18 @@ public struct NetworkResponseHead: Sendable, Hashable, CustomStringConvertible {
         headers["Content-Length"].flatMap { Int64($0) }.flatMap { $0 >= 0 ? $0 : nil }
     }
 
-    /// `200 OK https://…`.
-    public var description: String { "\(statusCode) \(url.absoluteString)" }
+    /// `200 OK https://…`, with credentials in the URL redacted.
+    public var description: String { "\(statusCode) \(NetworkRedaction.redactedURL(url))" }
+}
+
+extension NetworkResponseHead: CustomReflectable {
+    /// Shows the URL redacted, so `dump(response)` cannot leak a credential from the query.
+    public var customMirror: Mirror {
+        Mirror(self, children: [
+            "statusCode": statusCode, "headers": headers, "url": NetworkRedaction.redactedURL(url),
+            "cacheStatus": cacheStatus,
+        ], displayStyle: .struct)
+    }
 }
 
 /// Media-type matching for `Content-Type` checks (RFC 9110 §8.3.1).

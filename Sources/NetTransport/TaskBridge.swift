@@ -60,13 +60,13 @@ final class TaskBridge: Sendable {
 
     private var timeoutText: String {
         let timeout = request.timeout.map { "\($0)" } ?? "the default timeout"
-        return "\(timeout) (\(request.httpMethod) \(request.url.absoluteString))"
+        return "\(timeout) (\(request))"
     }
 
     /// The response head arrived; opens the destination file if there is one.
     func receive(_ response: URLResponse) {
         guard let http = response as? HTTPURLResponse else {
-            fail(NetworkError.transport(.other("not an HTTP response from \(request.url.absoluteString)")))
+            fail(NetworkError.transport(.other("not an HTTP response from \(request.redactedURL)")))
             return
         }
         let head = NetworkResponseHead(http, fallbackURL: request.url)
@@ -121,7 +121,7 @@ final class TaskBridge: Sendable {
             guard !state.finished else { return nil }
             if let error { return .failure(URLErrorMapping.networkError(for: error, request: request)) }
             guard let head = state.head else {
-                return .failure(NetworkError.transport(.connectionLost("no response from \(request.url.absoluteString)")))
+                return .failure(NetworkError.transport(.connectionLost("no response from \(request.redactedURL)")))
             }
             if let shortfall = Self.shortBody(head: head, received: state.received, method: request.httpMethod) {
                 return .failure(shortfall)
@@ -209,6 +209,6 @@ final class TaskBridge: Sendable {
         guard method != .head, head.statusCode != 204, head.statusCode != 304,
               head.headers["Content-Encoding"] == nil,
               let expected = head.expectedContentLength, received < expected else { return nil }
-        return .transport(.connectionLost("the body ended after \(received) of \(expected) bytes from \(head.url.absoluteString)"))
+        return .transport(.connectionLost("the body ended after \(received) of \(expected) bytes from \(NetworkRedaction.redactedURL(head.url))"))
     }
 }

@@ -9,7 +9,7 @@ enum URLErrorMapping {
     static func networkError(for error: any Error, request: NetworkRequest) -> any Error {
         if error is NetworkError || error is CancellationError { return error }
         let nsError = error as NSError
-        let target = "\(request.httpMethod) \(request.url.absoluteString)"
+        let target = request.description
         guard nsError.domain == NSURLErrorDomain else {
             return NetworkError.transport(.other("\(target): \(nsError.localizedDescription)"))
         }

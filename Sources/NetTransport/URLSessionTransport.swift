@@ -69,7 +69,7 @@ public final class URLSessionTransport: Transport {
             }
             if let file = response.fileURL { BodyFile.remove(file) }
             guard redirectCount < limit else {
-                throw NetworkError.transport(.tooManyRedirects(limit: limit, lastURL: next.url.absoluteString))
+                throw NetworkError.transport(.tooManyRedirects(limit: limit, lastURL: next.redactedURL))
             }
             redirectCount += 1
             if next.body.isNone { upload.dropBody() }

@@ -31,7 +31,7 @@ public struct CachingTransport: Transport {
         let stored = request.cachePolicy == .reloadIgnoringCacheData ? nil : cache.lookup(request)
         switch request.cachePolicy {
         case .returnCacheDataDontLoad:
-            guard let stored else { throw NetworkError.transport(.notInCache(request.url.absoluteString)) }
+            guard let stored else { throw NetworkError.transport(.notInCache(request.redactedURL)) }
             return try deliver(stored, as: .cache, for: request, to: destination, progress: progress)
         case .returnCacheDataElseLoad:
             if let stored { return try deliver(stored, as: .cache, for: request, to: destination, progress: progress) }

@@ -58,7 +58,7 @@ public final class AsyncHTTPClientTransport: Transport {
             else { return response }
             if let file = response.fileURL { try? FileManager.default.removeItem(at: file) }
             guard redirectCount < limit else {
-                throw NetworkError.transport(.tooManyRedirects(limit: limit, lastURL: next.url.absoluteString))
+                throw NetworkError.transport(.tooManyRedirects(limit: limit, lastURL: next.redactedURL))
             }
             redirectCount += 1
             current = next
@@ -85,7 +85,7 @@ public final class AsyncHTTPClientTransport: Transport {
     }
 
     static func timedOut(_ request: NetworkRequest) -> NetworkError {
-        .transport(.timedOut("no complete response within \(request.timeout.map { "\($0)" } ?? "the default timeout") (\(request.httpMethod) \(request.url.absoluteString))"))
+        .transport(.timedOut("no complete response within \(request.timeout.map { "\($0)" } ?? "the default timeout") (\(request))"))
     }
 
     static func nanoseconds(_ duration: Duration) -> Int64 {

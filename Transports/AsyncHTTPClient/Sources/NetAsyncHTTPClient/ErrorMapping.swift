@@ -8,7 +8,7 @@ import NIOHTTP1
 enum ErrorMapping {
     static func networkError(for error: any Error, request: NetworkRequest, deadlinePassed: Bool) -> any Error {
         if error is NetworkError || error is CancellationError { return error }
-        let target = "\(request.httpMethod) \(request.url.absoluteString)"
+        let target = request.description
         if let client = error as? HTTPClientError {
             switch client {
             case .cancelled: return CancellationError()

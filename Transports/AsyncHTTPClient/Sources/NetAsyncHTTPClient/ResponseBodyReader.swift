@@ -52,6 +52,6 @@ enum ResponseBodyReader {
             head.headers["Content-Encoding"] == nil,
             let expected = head.expectedContentLength, received < expected
         else { return }
-        throw NetworkError.transport(.connectionLost("the body ended after \(received) of \(expected) bytes from \(head.url.absoluteString)"))
+        throw NetworkError.transport(.connectionLost("the body ended after \(received) of \(expected) bytes from \(NetworkRedaction.redactedURL(head.url))"))
     }
 }

@@ -1,0 +1,78 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// How Net hides credentials wherever it writes text a person or a log will read: request and
+/// response descriptions, error messages, ``LoggingInterceptor``-style logs and curl commands.
+///
+/// The value of every credential header (``sensitiveHeaderNames``), the value of every query
+/// parameter with a well-known secret key (``sensitiveQueryKeys``) or marked with
+/// ``NetworkQuery/secret(key:value:)``, and the password in `user:password@` become `REDACTED`.
+/// The shape stays (`Bearer REDACTED`, `token=REDACTED`) because it helps debugging and is not
+/// secret. Only ``CurlOptions/unredacted`` and the raw properties (`request.url`,
+/// `request.headers["Authorization"]`) show the values.
+public enum NetworkRedaction {
+    /// What replaces a secret.
+    public static let placeholder = "REDACTED"
+
+    /// Header names (lowercased) whose values are always redacted.
+    public static let sensitiveHeaderNames: Set<String> = [
+        "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key",
+        "x-auth-token", "x-access-token", "x-csrf-token", "x-xsrf-token", "x-amz-security-token",
+    ]
+
+    /// Query keys (lowercased) whose values are always redacted.
+    public static let sensitiveQueryKeys: Set<String> = [
+        "access_token", "refresh_token", "id_token", "token", "api_key", "apikey", "api-key",
+        "client_secret", "secret", "password", "passwd", "signature", "sig",
+        "x-amz-signature", "x-amz-credential", "x-amz-security-token",
+    ]
+
+    /// Whether the value of header `name` (any case) is a credential.
+    public static func isSensitiveHeader(_ name: String) -> Bool {
+        sensitiveHeaderNames.contains(NetworkHeaders.lowercased(name))
+    }
+
+    /// `url` with its password and the values of sensitive or `secretQueryKeys` parameters redacted.
+    public static func redactedURL(_ url: URL, secretQueryKeys: Set<String> = []) -> String {
+        redactedURL(url.absoluteString, secretQueryKeys: secretQueryKeys)
+    }
+
+    /// The text of a URL (valid or not) with its password and secret query values redacted.
+    public static func redactedURL(_ url: String, secretQueryKeys: Set<String> = []) -> String {
+        let keys = secretQueryKeys.isEmpty
+            ? sensitiveQueryKeys : sensitiveQueryKeys.union(secretQueryKeys.map { $0.lowercased() })
+        return redactedURL(url, exactKeys: keys)
+    }
+
+    /// `Bearer abc` becomes `Bearer REDACTED`: the scheme helps debugging and is not secret.
+    static func redactedCredential(_ value: String) -> String {
+        let parts = value.split(separator: " ", maxSplits: 1)
+        if parts.count == 2, HTTPToken.isValid(String(parts[0])) {
+            return "\(parts[0]) \(placeholder)"
+        }
+        return placeholder
+    }
+
+    /// Redacts with exactly `keys` (lowercased): curl rendering lets callers choose the set.
+    static func redactedURL(_ url: String, exactKeys keys: Set<String>) -> String {
+        var result = url
+        if let authority = URLValidation.authorityRange(in: result).map({ result[$0] }),
+            let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":")
+        {
+            result.replaceSubrange(result.index(after: colon)..<at, with: placeholder)
+        }
+        guard let queryStart = result.firstIndex(of: "?") else { return result }
+        let fragmentStart = result[queryStart...].firstIndex(of: "#") ?? result.endIndex
+        let query = result[result.index(after: queryStart)..<fragmentStart]
+        let redacted = query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+            guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
+            let key = PercentEncoding.decode(pair[..<equals]).lowercased()
+            return keys.contains(key) ? "\(pair[...equals])\(placeholder)" : String(pair)
+        }
+        result.replaceSubrange(result.index(after: queryStart)..<fragmentStart, with: redacted.joined(separator: "&"))
+        return result
+    }
+}

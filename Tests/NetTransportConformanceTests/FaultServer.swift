@@ -1,0 +1,260 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// An HTTP/1.1 server on 127.0.0.1 that misbehaves on purpose, written on raw sockets because a
+/// well-behaved server framework cannot reset, lie in `Content-Length` or stop mid-header. One
+/// thread per connection; every route is a fault the transports must survive:
+///
+/// - `/ok?size=N`: 200 with N bytes, keep-alive (the control).
+/// - `/close`: closes without a byte. `/reset`: resets (RST) without a byte.
+/// - `/cut?size=N&at=K[&reset=1]`: the response of N bytes cut after K bytes of the whole
+///   exchange (status line and headers included), by FIN or RST.
+/// - `/stall?size=N`: headers, then nothing until the client leaves.
+/// - `/trickle?size=N`: headers, then one byte a second.
+/// - `/storm?key=K&failures=F&status=S[&retry-after=T]`: status S (503 by default) for the key's
+///   first F requests, then 200 `ok`; `/count?key=K` says how many requests the key had.
+/// - `/loop`: a redirect to itself. `/huge-header?mb=M`: M MB of header fields, then a body.
+/// - `/length-short`: `Content-Length: 5` and 13 bytes, kept alive. `/length-long`: claims 100,
+///   sends 10 and closes.
+final class FaultServer: Sendable {
+    static let shared = FaultServer()
+
+    let port: UInt16
+    private let listener: Int32
+    private let counts = Mutex<[String: Int]>([:])
+
+    var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    private init() {
+        // A test server that cannot listen cannot test anything: failing loudly is the point.
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        precondition(listener >= 0, "socket: \(errno)")
+        var reuse: Int32 = 1
+        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        precondition(bound == 0 && listen(listener, 512) == 0, "bind/listen: \(errno)")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
+        }
+        port = UInt16(bigEndian: address.sin_port)
+        self.listener = listener
+        Thread.detachNewThread { [self] in
+            while true {
+                let connection = accept(listener, nil, nil)
+                guard connection >= 0 else { continue }
+                Thread.detachNewThread { self.serve(connection) }
+            }
+        }
+    }
+
+    /// A port on which nothing listens: bound, then closed.
+    static func refusedPort() -> UInt16 {
+        let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(probe) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(probe, pointer, length) == 0 ? getsockname(probe, pointer, &length) : -1
+            }
+        }
+        return UInt16(bigEndian: address.sin_port)
+    }
+
+    func count(_ key: String) -> Int { counts.withLock { $0[key] ?? 0 } }
+
+    private func serve(_ connection: Int32) {
+        var buffered = [UInt8]()
+        defer { close(connection) }
+        while let (target, leftover) = readRequest(connection, buffered) {
+            buffered = leftover
+            guard respond(to: target, on: connection) else { return }
+        }
+    }
+
+    /// Reads one request (head and `Content-Length` body); returns its target and any bytes of
+    /// the next request, or nil when the client closed.
+    private func readRequest(_ connection: Int32, _ start: [UInt8]) -> (String, [UInt8])? {
+        var data = start
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        func fill() -> Bool {
+            let count = read(connection, &chunk, chunk.count)
+            guard count > 0 else { return false }
+            data += chunk[0..<count]
+            return true
+        }
+        func headEnd() -> Int? {
+            data.indices.dropLast(3).first { data[$0] == 13 && data[$0 + 1] == 10 && data[$0 + 2] == 13 && data[$0 + 3] == 10 }
+        }
+        var end = headEnd()
+        while end == nil {
+            guard fill() else { return nil }
+            end = headEnd()
+        }
+        guard let end else { return nil }
+        let bodyStart = end + 4
+        let head = String(decoding: data[..<end], as: UTF8.self)
+        let lines = head.split(separator: "\r\n")
+        let target = lines.first.map { $0.split(separator: " ") }.flatMap { $0.count >= 2 ? String($0[1]) : nil } ?? "/"
+        let length = lines.dropFirst().compactMap { line -> Int? in
+            let parts = line.split(separator: ":", maxSplits: 1)
+            guard parts.count == 2, parts[0].lowercased() == "content-length" else { return nil }
+            return Int(parts[1].trimmingCharacters(in: .whitespaces))
+        }.first ?? 0
+        while data.count < bodyStart + length {
+            if !fill() { return nil }
+        }
+        return (target, Array(data[(bodyStart + length)...]))
+    }
+
+    /// Answers one request; false when the connection must end.
+    private func respond(to target: String, on connection: Int32) -> Bool {
+        let components = URLComponents(string: target)
+        let path = components?.path ?? target
+        var query: [String: String] = [:]
+        for item in components?.queryItems ?? [] { query[item.name] = item.value ?? "" }
+        let size = Int(query["size"] ?? "") ?? 1_000
+        let body = [UInt8]((0..<size).map { UInt8(truncatingIfNeeded: $0 % 251) })
+
+        switch path {
+        case "/ok":
+            return send(connection, Self.head(200, length: size) + body)
+        case "/close":
+            return false
+        case "/reset":
+            reset(connection)
+            return false
+        case "/cut":
+            let whole = Self.head(200, length: size) + body
+            let at = min(Int(query["at"] ?? "") ?? 0, whole.count)
+            _ = send(connection, Array(whole[..<at]))
+            if query["reset"] == "1" { reset(connection) }
+            return false
+        case "/stall":
+            _ = send(connection, Self.head(200, length: size))
+            waitForClose(connection, seconds: 60)
+            return false
+        case "/trickle":
+            guard send(connection, Self.head(200, length: size)) else { return false }
+            for byte in body {
+                guard send(connection, [byte]) else { return false }
+                sleep(1)
+            }
+            return true
+        case "/storm":
+            let key = query["key"] ?? ""
+            let seen = counts.withLock { counts in
+                counts[key, default: 0] += 1
+                return counts[key] ?? 0
+            }
+            let failures = Int(query["failures"] ?? "") ?? 0
+            guard seen > failures else {
+                let extra = query["retry-after"].map { ["Retry-After: \($0)"] } ?? []
+                let status = Int(query["status"] ?? "") ?? 503
+                return send(connection, Self.head(status, length: 4, extra: extra) + Array("fail".utf8))
+            }
+            return send(connection, Self.head(200, length: 2) + Array("ok".utf8))
+        case "/count":
+            let text = Array(String(count(query["key"] ?? "")).utf8)
+            return send(connection, Self.head(200, length: text.count) + text)
+        case "/loop":
+            return send(connection, Self.head(302, length: 0, extra: ["Location: /loop"]))
+        case "/huge-header":
+            let megabytes = Int(query["mb"] ?? "") ?? 10
+            guard send(connection, Array("HTTP/1.1 200 OK\r\n".utf8)) else { return false }
+            let line = Array("X-Filler: \(String(repeating: "a", count: 1_000))\r\n".utf8)
+            let block = [UInt8]((0..<64).flatMap { _ in line })
+            for _ in 0..<(megabytes * 1_048_576 / block.count) {
+                guard send(connection, block) else { return false }
+            }
+            return send(connection, Array("Content-Length: 2\r\n\r\nok".utf8))
+        case "/length-short":
+            return send(connection, Self.head(200, length: 5) + Array("hello world!!".utf8))
+        case "/length-long":
+            _ = send(connection, Self.head(200, length: 100) + Array("0123456789".utf8))
+            return false
+        default:
+            return send(connection, Self.head(404, length: 0))
+        }
+    }
+
+    /// `HTTP/1.1 200 Fault\r\n`: where the headers begin.
+    static let statusLineLength = 20
+
+    static func head(_ status: Int, length: Int, extra: [String] = []) -> [UInt8] {
+        let lines = ["HTTP/1.1 \(status) Fault", "Content-Length: \(length)", "Content-Type: application/octet-stream"] + extra
+        return Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)
+    }
+
+    private func send(_ connection: Int32, _ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Glibc.send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard written > 0 else { return false }
+            offset += written
+        }
+        return true
+    }
+
+    /// SO_LINGER with a zero timeout makes close(2) send RST instead of FIN.
+    private func reset(_ connection: Int32) {
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        setsockopt(connection, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+    }
+
+    private func waitForClose(_ connection: Int32, seconds: Int) {
+        var pollDescriptor = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
+        var scratch = [UInt8](repeating: 0, count: 4_096)
+        let end = Date().addingTimeInterval(TimeInterval(seconds))
+        while Date() < end {
+            guard poll(&pollDescriptor, 1, 250) >= 0 else { return }
+            if pollDescriptor.revents != 0, read(connection, &scratch, scratch.count) <= 0 { return }
+        }
+    }
+}
+
+/// The client side of connections to a port, read from the kernel's socket table, so a test can
+/// see a socket the transport forgot to close (CLOSE_WAIT: the server left, the client never closed).
+enum ClientSockets {
+    struct Entry { let state: UInt8 }
+
+    static func to(port: UInt16) -> [Entry] {
+        ["/proc/net/tcp", "/proc/net/tcp6"].flatMap { path -> [Entry] in
+            guard let table = readProcFile(path) else { return [] }
+            return table.split(separator: "\n").dropFirst().compactMap { line in
+                let fields = line.split(separator: " ")
+                guard fields.count > 3, let remotePort = fields[2].split(separator: ":").last,
+                      UInt16(remotePort, radix: 16) == port, let state = UInt8(fields[3], radix: 16) else { return nil }
+                return Entry(state: state)
+            }
+        }
+    }
+
+    static let closeWait: UInt8 = 0x08
+
+    /// procfs files report size 0, so they are read with read(2) until end of file.
+    private static func readProcFile(_ path: String) -> String? {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = read(descriptor, &chunk, chunk.count)
+            guard count > 0 else { break }
+            bytes += chunk[0..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

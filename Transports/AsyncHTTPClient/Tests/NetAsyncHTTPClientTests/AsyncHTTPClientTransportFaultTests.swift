@@ -1,0 +1,13 @@
+import NetAsyncHTTPClient
+import NetTransport
+import Testing
+
+/// `AsyncHTTPClientTransport` against the fault suite (`TransportFaults.faults`, the same files
+/// the root package runs for URLSessionTransport). It survives every cut point, so none is left out.
+@Suite("Transport faults: AsyncHTTPClientTransport")
+struct AsyncHTTPClientTransportFaultTests {
+    @Test("AsyncHTTPClientTransport", arguments: TransportFaults.faults)
+    func survives(_ fault: TransportFaults.Fault) async throws {
+        try await fault.run(TransportFaults.Subject(make: { AsyncHTTPClientTransport() }))
+    }
+}

@@ -1,0 +1,1 @@
+../../../../Tests/NetTransportConformanceTests/FaultServer.swift
