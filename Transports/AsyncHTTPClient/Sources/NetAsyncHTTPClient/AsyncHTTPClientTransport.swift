@@ -52,7 +52,7 @@ public final class AsyncHTTPClientTransport: Transport {
         }
         var redirectCount = 0
         while true {
-            let response = try await exchange(current, to: destination, deadline: deadline, progress: progress)
+            let response = try await exchangeWithinDeadline(current, to: destination, deadline: deadline, progress: progress)
             guard case .follow(let limit) = configuration.redirectPolicy,
                 let next = RedirectRule.nextRequest(after: response.head, for: current)
             else { return response }
@@ -62,6 +62,30 @@ public final class AsyncHTTPClientTransport: Transport {
             }
             redirectCount += 1
             current = next
+        }
+    }
+
+    /// AsyncHTTPClient's deadline ends at the response head; a server that stalls or trickles
+    /// the body would hold the request for ever. Racing the exchange against the deadline makes
+    /// it cover the whole exchange, as with URLSessionTransport. A connection the pool handed out
+    /// just as the server closed it fails before anything is sent; an idempotent request is then
+    /// sent once more, on a new connection, as libcurl does.
+    private func exchangeWithinDeadline(_ request: NetworkRequest, to destination: TransportBodyDestination, deadline: ContinuousClock.Instant, progress: TransportProgressHandler?) async throws -> TransportResponse {
+        try await withThrowingTaskGroup(of: TransportResponse?.self) { group in
+            group.addTask {
+                do {
+                    return try await self.exchange(request, to: destination, deadline: deadline, progress: progress)
+                } catch let error as NetworkError where ErrorMapping.isStaleConnection(error) && request.httpMethod.isIdempotent {
+                    return try await self.exchange(request, to: destination, deadline: deadline, progress: progress)
+                }
+            }
+            group.addTask {
+                try await Task.sleep(until: deadline, clock: .continuous)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let response = first else { throw Self.timedOut(request) }
+            return response
         }
     }
 

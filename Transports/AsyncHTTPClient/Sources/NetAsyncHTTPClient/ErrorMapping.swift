@@ -6,6 +6,15 @@ import NIOHTTP1
 
 /// AsyncHTTPClient's and SwiftNIO's errors as Net's typed ones, matching URLSessionTransport's.
 enum ErrorMapping {
+    /// Names a connection that was closed before the request could be written on it.
+    static let staleConnectionMarker = "the connection was closed before the request was sent"
+
+    /// Whether `error` says the request never left (a pooled connection the server had closed).
+    static func isStaleConnection(_ error: NetworkError) -> Bool {
+        guard case .transport(.connectionLost(let message)) = error else { return false }
+        return message.contains(staleConnectionMarker)
+    }
+
     static func networkError(for error: any Error, request: NetworkRequest, deadlinePassed: Bool) -> any Error {
         if error is NetworkError || error is CancellationError { return error }
         let target = request.description
@@ -34,6 +43,9 @@ enum ErrorMapping {
             default:
                 break
             }
+        }
+        if let channel = error as? ChannelError, [.ioOnClosedChannel, .alreadyClosed, .eof, .outputClosed].contains(channel) {
+            return NetworkError.transport(.connectionLost("\(target): \(Self.staleConnectionMarker) (\(channel))"))
         }
         if error is HTTPParserError {
             return NetworkError.transport(.connectionLost("\(target): \(error)"))
