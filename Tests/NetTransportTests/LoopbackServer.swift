@@ -32,6 +32,24 @@ enum LoopbackServer {
     /// The FNV-1a hash `/echo` reports for a body.
     static func checksum(_ data: Data) -> UInt64 { FNV1a.hash(data) }
 
+    private static func percentDecoded(_ text: Substring) -> String {
+        var bytes: [UInt8] = []
+        var index = text.utf8.startIndex
+        while index < text.utf8.endIndex {
+            let byte = text.utf8[index]
+            let next = text.utf8.index(after: index)
+            if byte == UInt8(ascii: "%"), text.utf8.distance(from: next, to: text.utf8.endIndex) >= 2,
+               let value = UInt8(String(decoding: text.utf8[next..<text.utf8.index(next, offsetBy: 2)], as: UTF8.self), radix: 16) {
+                bytes.append(value)
+                index = text.utf8.index(next, offsetBy: 2)
+            } else {
+                bytes.append(byte)
+                index = next
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     private static func makeRouter() throws -> Router<BasicRequestContext> {
         let gzipped = try runProcess("/bin/gzip", ["-c", "-n"], input: Data(gzipText.utf8))
         let router = Router()
@@ -40,6 +58,13 @@ enum LoopbackServer {
             router.on("/echo", method: method) { request, _ in try await echo(request) }
         }
         router.on("/echo", method: HTTPRequest.Method("PROPFIND")!) { request, _ in try await echo(request) }
+        // The query as the server decodes it, as JSON pairs in order: Hummingbird splits the query
+        // and decodes values; it leaves keys encoded, so `percentDecoded` (written here, not Net's)
+        // decodes those. (Foundation's removingPercentEncoding drops a leading U+FEFF.)
+        router.get("/query") { request, _ in
+            let pairs = request.uri.queryParameters.map { [percentDecoded($0.key), String($0.value)] }
+            return Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(bytes: try JSONEncoder().encode(pairs))))
+        }
         router.get("/bytes/:n") { _, context in
             let count = try context.parameters.require("n", as: Int.self)
             return Response(status: .ok, headers: [.contentType: "application/octet-stream"],

@@ -1,0 +1,30 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// libFuzzer targets for the code that reads hostile input: the netlink message parser, URL and
+// query building, header validation, multipart name/filename encoding and curl rendering. Built
+// and run by `Tests/Fuzz/run` (see Docs/Security-testing.md); each executable defines
+// `LLVMFuzzerTestOneInput` and is linked with `-sanitize=fuzzer,address`, so libFuzzer supplies
+// `main` and AddressSanitizer turns any memory error into a crash with a reproducer.
+//
+// A package of its own, depending on the root by path, so the root's `swift test` never builds it.
+// SwiftPM names a path dependency after its directory, and a clone's directory can be called
+// anything, so the root's identity is read from where this manifest sits (two levels down).
+let root = Context.packageDirectory.split(separator: "/").dropLast(2).last.map { String($0).lowercased() } ?? "net"
+
+let package = Package(
+    name: "NetFuzz",
+    dependencies: [.package(path: "../..")],
+    targets: [
+        .target(name: "CFuzzDriver"),
+        .target(name: "FuzzSupport", dependencies: ["CFuzzDriver"]),
+        .executableTarget(name: "FuzzNetlink", dependencies: ["FuzzSupport", .product(name: "NetReachability", package: root)]),
+        .executableTarget(name: "FuzzURLQuery", dependencies: ["FuzzSupport", .product(name: "NetCore", package: root)]),
+        .executableTarget(name: "FuzzHeaders", dependencies: ["FuzzSupport", .product(name: "NetCore", package: root)]),
+        .executableTarget(name: "FuzzMultipartNames", dependencies: [
+            "FuzzSupport", .product(name: "NetCore", package: root), .product(name: "NetMultipart", package: root),
+        ]),
+        .executableTarget(name: "FuzzCurl", dependencies: ["FuzzSupport", .product(name: "NetCore", package: root)]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,42 @@
+import FuzzSupport
+import NetCore
+
+/// A header name and value from the input: `NetworkHeaders` either refuses them with a typed
+/// error or keeps a field that cannot inject another (a token name; a value without CR, LF, NUL
+/// or other controls and without surrounding blanks), and finds it again under any case.
+/// SwiftPM's name for this executable's entry point.
+@_cdecl("FuzzHeaders_main")
+func entryPoint(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
+    runFuzzer(argc, argv, fuzzOneInput)
+}
+
+/// libFuzzer's callback: one input.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    guard let data else { return 0 }
+    return fuzz(UnsafeRawPointer(data), count)
+}
+
+func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+    let input = FuzzInput(start, count)
+    let name = input[0], value = input[1]
+    do {
+        let headers = try NetworkHeaders([NetworkHeader(name: name, value: value)])
+        guard let field = headers.first else {
+            fuzzCheck(false, "a valid field vanished")
+            return 0
+        }
+        fuzzCheck(!field.name.isEmpty && field.name.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && !Array("\"(),/:;<=>?@[\\]{}".utf8).contains($0) },
+                  "name is not a token: \(field.name.debugDescription)")
+        fuzzCheck(!field.value.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F },
+                  "value holds a control character: \(field.value.debugDescription)")
+        fuzzCheck(field.value.first != " " && field.value.last != " ", "value keeps surrounding blanks")
+        fuzzCheck(headers[name.uppercased()] == field.value || name.uppercased().utf8.count != name.utf8.count, "lookup ignoring case failed")
+        _ = headers.description
+    } catch is NetworkError {
+        return 0
+    } catch {
+        fuzzCheck(false, "untyped error \(error)")
+    }
+    return 0
+}
