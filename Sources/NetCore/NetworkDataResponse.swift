@@ -29,5 +29,10 @@ public struct NetworkDataResponse: NetworkResponse, CustomStringConvertible {
     }
 
     /// `200 OK https://… (123 bytes)`.
-    public var description: String { "\(response) (\(data.count) bytes)" }
+    public var description: String { "\(redactedHead) (\(data.count) bytes)" }
+}
+
+extension NetworkDataResponse: CustomReflectable {
+    /// Shows the head with the request's secrets redacted, so `dump(response)` cannot leak one.
+    public var customMirror: Mirror { redactedMirror(body: (label: "data", value: data)) }
 }

@@ -38,5 +38,10 @@ public struct NetworkDownloadResponse: NetworkResponse, CustomStringConvertible 
     }
 
     /// `200 OK https://… -> /path/to/file`.
-    public var description: String { "\(response) -> \(url.path)" }
+    public var description: String { "\(redactedHead) -> \(url.path)" }
+}
+
+extension NetworkDownloadResponse: CustomReflectable {
+    /// Shows the head with the request's secrets redacted, so `dump(response)` cannot leak one.
+    public var customMirror: Mirror { redactedMirror(body: (label: "url", value: url)) }
 }

@@ -58,6 +58,12 @@ extension NetworkError.ResponseFailure: CustomStringConvertible {
     public var description: String {
         let head = response.response
         let url = NetworkRedaction.redactedURL(head.url, secretQueryKeys: response.originalRequest.secretQueryKeys)
+        // A body excerpt is the server's text, which may echo the request's credentials.
+        return NetworkRedaction.scrubbing(unredactedDescription(head: head, url: url),
+                                          secrets: NetworkRedaction.secretValues(of: response.originalRequest))
+    }
+
+    private func unredactedDescription(head: NetworkResponseHead, url: String) -> String {
         switch self {
         case .invalidStatusCode(_, let code): return "unacceptable status \(code) from \(url)"
         case .invalidContentType(_, let expected, let actual):
@@ -98,4 +104,12 @@ private func isVisible(_ scalar: Unicode.Scalar) -> Bool {
 private func codePoint(_ scalar: Unicode.Scalar) -> String {
     let hex = String(scalar.value, radix: 16, uppercase: true)
     return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+}
+
+extension NetworkError.ResponseFailure: CustomReflectable {
+    /// The redacted description and the (redacted) response, so `dump(error)` shows no body text
+    /// echoing a credential.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["description": description, "response": response], displayStyle: .enum)
+    }
 }

@@ -76,3 +76,48 @@ public enum NetworkRedaction {
         return result
     }
 }
+
+extension NetworkResponse {
+    /// `200 OK https://…`, with the URL's credentials redacted as the request marks them.
+    var redactedHead: String {
+        "\(response.statusCode) \(NetworkRedaction.redactedURL(response.url, secretQueryKeys: originalRequest.secretQueryKeys))"
+    }
+
+    /// The response's properties, with the head shown by ``redactedHead``.
+    func redactedMirror(body: (label: String, value: Any)) -> Mirror {
+        Mirror(self, children: [(label: String?.some(body.label), value: body.value),
+                                (label: "response", value: redactedHead), (label: "originalRequest", value: originalRequest)],
+               displayStyle: .struct)
+    }
+}
+
+extension NetworkRedaction {
+    /// The credential values `request` carries (sensitive header values, the credential after an
+    /// auth scheme, secret query values, a URL password), for scrubbing text that echoes them.
+    static func secretValues(of request: NetworkRequest) -> [String] {
+        var values: [String] = []
+        for header in request.headers where isSensitiveHeader(header.name) {
+            values.append(header.value)
+            let parts = header.value.split(separator: " ", maxSplits: 1)
+            if parts.count == 2 { values.append(String(parts[1])) }
+        }
+        let keys = sensitiveQueryKeys.union(request.secretQueryKeys.map { $0.lowercased() })
+        let text = request.url.absoluteString
+        if let query = text.split(separator: "?", maxSplits: 1).dropFirst().first?.split(separator: "#").first {
+            for pair in query.split(separator: "&") {
+                let halves = pair.split(separator: "=", maxSplits: 1)
+                guard halves.count == 2, keys.contains(PercentEncoding.decode(halves[0]).lowercased()) else { continue }
+                values += [String(halves[1]), PercentEncoding.decode(halves[1])]
+            }
+        }
+        if let password = request.url.password { values.append(password) }
+        // Very short values would redact ordinary text; a credential is longer than this.
+        return values.filter { $0.count >= 6 }
+    }
+
+    /// `text` with every occurrence of `secrets` replaced: for server text shown in an error (a
+    /// body excerpt), which may echo the credentials the request sent.
+    static func scrubbing(_ text: String, secrets: [String]) -> String {
+        secrets.sorted { $0.count > $1.count }.reduce(text) { $0.replacing($1, with: placeholder) }
+    }
+}

@@ -37,6 +37,9 @@ public struct NetworkRequest: Sendable, CustomStringConvertible {
     /// ``NetworkRedaction/sensitiveQueryKeys``: redacted in ``description``, errors, logs and curl
     /// commands. Filled from ``NetworkQuery/secret(key:value:)`` parameters; add your own.
     public var secretQueryKeys: Set<String> = []
+    /// Which refresh generation of an `AuthenticationInterceptor`'s credential signed this request,
+    /// so a 401 can tell a request of the burst a failed refresh answered from a later one.
+    package var credentialGeneration: Int?
 
     /// Creates a request with any kind of body.
     ///

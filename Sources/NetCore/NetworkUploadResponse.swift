@@ -42,5 +42,10 @@ public struct NetworkUploadResponse: NetworkResponse, CustomStringConvertible {
     }
 
     /// `200 OK https://… (123 bytes)`.
-    public var description: String { "\(response) (\(data.count) bytes)" }
+    public var description: String { "\(redactedHead) (\(data.count) bytes)" }
+}
+
+extension NetworkUploadResponse: CustomReflectable {
+    /// Shows the head with the request's secrets redacted, so `dump(response)` cannot leak one.
+    public var customMirror: Mirror { redactedMirror(body: (label: "data", value: data)) }
 }

@@ -8,7 +8,8 @@ import NetCore
 /// - A 401 on a request signed with the current credential starts a refresh; 401s arriving while
 ///   it runs wait for the same refresh. A 401 on a request signed with an older credential is
 ///   simply retried, signed anew.
-/// - When the refresh throws, every waiting request fails with that same error.
+/// - When the refresh throws, every waiting request fails with that same error, and so does
+///   every request signed before it ended whose 401 arrives later: one burst, one refresh.
 /// - More than ``RefreshWindow/maximumRefreshes`` refreshes within ``RefreshWindow/interval``
 ///   throws ``AuthenticationError/excessiveRefresh(count:within:)``: a server that rejects every
 ///   new credential cannot make the client loop.
@@ -41,7 +42,7 @@ public struct AuthenticationInterceptor<Credential: Sendable>: NetworkIntercepto
 
     /// The credential requests are signed with now (after any refresh in progress).
     public func credential() async throws -> Credential {
-        try await store.current()
+        try await store.current().credential
     }
 
     /// How many refreshes have succeeded so far.
@@ -51,9 +52,11 @@ public struct AuthenticationInterceptor<Credential: Sendable>: NetworkIntercepto
 
     /// Signs `request` with the current credential, waiting for a refresh in progress.
     public func interceptRequest(_ request: NetworkRequest) async throws -> NetworkRequest {
-        let field = header(try await store.current())
+        let (credential, generation) = try await store.current()
+        let field = header(credential)
         var signed = request
         try signed.headers.set(name: field.name, value: field.value)
+        signed.credentialGeneration = generation
         return signed
     }
 

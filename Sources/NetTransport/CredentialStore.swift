@@ -5,6 +5,10 @@ actor CredentialStore<Credential: Sendable> {
     private var credential: Credential?
     private var refreshing: Task<Credential, any Error>?
     private var recentRefreshes: [ContinuousClock.Instant] = []
+    /// Counts finished refreshes, successful or not; requests are stamped with it when signed.
+    private var generation = 0
+    /// The last refresh, if it failed: requests signed before it ended share its error.
+    private var lastFailure: (generation: Int, error: any Error)?
     private let window: RefreshWindow
     private let refresh: @Sendable (Credential?) async throws -> Credential
     /// Refreshes that succeeded.
@@ -18,10 +22,11 @@ actor CredentialStore<Credential: Sendable> {
 
     /// The credential to sign with: the result of a refresh in progress, the stored one, or a
     /// freshly fetched one when there is none yet.
-    func current() async throws -> Credential {
-        if let refreshing { return try await refreshing.value }
-        if let credential { return credential }
-        return try await startRefresh(rejected: nil)
+    func current() async throws -> (credential: Credential, generation: Int) {
+        if let refreshing { return (try await refreshing.value, generation) }
+        if let credential { return (credential, generation) }
+        let fresh = try await startRefresh(rejected: nil)
+        return (fresh, generation)
     }
 
     /// After a 401: joins the refresh in progress, starts one if `request` carried the current
@@ -30,6 +35,11 @@ actor CredentialStore<Credential: Sendable> {
         if let refreshing {
             _ = try await refreshing.value
             return
+        }
+        // A request of the burst whose refresh failed fails the same way, rather than starting
+        // another refresh for the same rejected credential.
+        if let lastFailure, let signed = request.credentialGeneration, signed <= lastFailure.generation {
+            throw lastFailure.error
         }
         if let credential {
             let field = header(credential)
@@ -50,9 +60,16 @@ actor CredentialStore<Credential: Sendable> {
         refreshing = task
         let result = await task.result
         refreshing = nil
-        let fresh = try result.get()
-        credential = fresh
-        refreshCount += 1
-        return fresh
+        generation += 1
+        do {
+            let fresh = try result.get()
+            lastFailure = nil
+            credential = fresh
+            refreshCount += 1
+            return fresh
+        } catch {
+            lastFailure = (generation - 1, error)
+            throw error
+        }
     }
 }

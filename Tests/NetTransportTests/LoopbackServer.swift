@@ -3,6 +3,7 @@ import Hummingbird
 import HTTPTypes
 import NIOCore
 import NetTestSupport
+import Synchronization
 
 /// The routes of a real HTTP/1.1 server on 127.0.0.1 (Hummingbird), started once per test process.
 ///
@@ -15,8 +16,12 @@ import NetTestSupport
 /// - `/stall-body/:ms`: sends the head and 10 bytes, then waits `ms` before the last 10;
 /// - `/truncated`: declares 1,000 bytes, sends 100 and closes the connection;
 /// - `/gzip`: ``LoopbackServer/gzipText`` compressed, with `Content-Encoding: gzip`;
-/// - `/headers`: a repeated field and a non-ASCII value.
+/// - `/headers`: a repeated field and a non-ASCII value;
+/// - `/query`: the query as the server decodes it, as JSON pairs;
+/// - `/auth/:id`: 200 for `Authorization: Bearer fresh`, else 401; every arrival is recorded in
+///   ``authLog`` as `id Authorization`.
 enum LoopbackServer {
+    static let authLog = Mutex<[String]>([])
     static let shared = SharedLoopbackServer { try makeRouter() }
     static let gzipText = String(repeating: "Net decompresses gzip bodies. ", count: 200)
 
@@ -64,6 +69,12 @@ enum LoopbackServer {
         router.get("/query") { request, _ in
             let pairs = request.uri.queryParameters.map { [percentDecoded($0.key), String($0.value)] }
             return Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(bytes: try JSONEncoder().encode(pairs))))
+        }
+        router.get("/auth/:id") { request, context in
+            let id = try context.parameters.require("id")
+            let authorization = request.headers[.authorization] ?? "(none)"
+            authLog.withLock { $0.append("\(id) \(authorization)") }
+            return Response(status: authorization == "Bearer fresh" ? .ok : .unauthorized)
         }
         router.get("/bytes/:n") { _, context in
             let count = try context.parameters.require("n", as: Int.self)

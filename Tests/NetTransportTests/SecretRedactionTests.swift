@@ -1,0 +1,120 @@
+import Foundation
+import Synchronization
+import NetCore
+import NetTransport
+import Testing
+
+/// Credentials never reach text a person or a log reads: requests that succeed, fail with a
+/// status, fail to decode, time out, cannot connect or are refused as invalid are logged by
+/// `LoggingInterceptor`, described, dumped and rendered as curl commands, and none of that text
+/// holds a secret. Only what the caller asks for explicitly (`CurlOptions.unredacted`) shows them.
+@Suite("Secrets stay out of logs, errors, descriptions and curl commands")
+struct SecretRedactionTests {
+    /// Distinct values, so a leak names which credential leaked.
+    static let secrets = [
+        "bearer-SECRET-1", "cookie-SECRET-2", "proxy-SECRET-3", "marked-SECRET-4", "token-SECRET-5", "pass-SECRET-6",
+    ]
+
+    static func signed(_ url: String, timeout: Duration? = nil) throws -> NetworkRequest {
+        try NetworkRequest(
+            url: url,
+            headers: [
+                .header(key: "Authorization", value: "Bearer \(secrets[0])"),
+                .header(key: "Cookie", value: "session=\(secrets[1])"),
+                .header(key: "Proxy-Authorization", value: "Basic \(secrets[2])"),
+            ],
+            query: [.secret(key: "session_key", value: secrets[3]), .query(key: "access_token", value: secrets[4]), .query(key: "page", value: "2")],
+            timeout: timeout)
+    }
+
+    /// Every text Net produces about `request` and the `outcome` of sending it.
+    static func texts(of request: NetworkRequest, outcome: Result<NetworkDataResponse, any Error>) -> [String] {
+        var texts = [request.description, String(reflecting: request), request.curl, request.curlCommand(.default).description]
+        var dumped = ""
+        dump(request, to: &dumped)
+        texts.append(dumped)
+        switch outcome {
+        case .success(let response):
+            texts += [response.description, String(reflecting: response), response.response.headers.description]
+            var dumpedResponse = ""
+            dump(response, to: &dumpedResponse)
+            texts.append(dumpedResponse)
+        case .failure(let error):
+            texts += ["\(error)", String(reflecting: error), error.localizedDescription]
+            var dumpedError = ""
+            dump(error, to: &dumpedError)
+            texts.append(dumpedError)
+        }
+        return texts
+    }
+
+    static func expectNoSecret(in texts: [String], _ context: String) {
+        for text in texts {
+            for secret in secrets where text.contains(secret) {
+                Issue.record("\(context): \(secret) appears in: \(text)")
+            }
+        }
+    }
+
+    @Test("success, 5xx, decode failure, timeout, refused connection and redirect limit: no secret in any text")
+    func everyOutcomeIsRedacted() async throws {
+        let log = LogLines()
+        let client = NetworkClient(interceptors: [LoggingInterceptor { log.append($0) }])
+        let base = try await LoopbackServer.shared.baseURL().absoluteString
+        let refused = "http://127.0.0.1:1"
+        let cases: [(String, NetworkRequest, @Sendable (NetworkDataResponse) throws -> Void)] = [
+            ("success", try Self.signed(base + "/echo"), { _ in }),
+            ("500 validated", try Self.signed(base + "/status/500"), { try $0.validate() }),
+            ("decode failure", try Self.signed(base + "/echo"), { _ = try $0.jsonDecode([String].self) }),
+            ("timeout", try Self.signed(base + "/delay/3000", timeout: .milliseconds(300)), { _ in }),
+            ("refused", try Self.signed(refused + "/x"), { _ in }),
+            ("password in the URL", try Self.signed("http://user:\(Self.secrets[5])@127.0.0.1:1/x"), { _ in }),
+        ]
+        for (name, request, check) in cases {
+            let outcome: Result<NetworkDataResponse, any Error>
+            do {
+                let response = try await client.requestData(for: request)
+                try check(response)
+                outcome = .success(response)
+            } catch {
+                outcome = .failure(error)
+            }
+            Self.expectNoSecret(in: Self.texts(of: request, outcome: outcome), name)
+        }
+        Self.expectNoSecret(in: log.lines, "LoggingInterceptor")
+        #expect(log.lines.count >= 2 * cases.count, "every request and result was logged")
+        #expect(log.lines.contains { $0.contains("Bearer REDACTED") && $0.contains("session_key=REDACTED") && $0.contains("page=2") })
+    }
+
+    @Test("an invalid URL's error does not repeat its credentials")
+    func invalidURLIsRedacted() {
+        #expect {
+            _ = try NetworkRequest(url: "https://user:\(Self.secrets[5])@example.com/a b?token=\(Self.secrets[4])")
+        } throws: { error in
+            Self.expectNoSecret(in: ["\(error)", String(reflecting: error)], "invalid URL")
+            return "\(error)".contains("token=REDACTED") && "\(error)".contains("user:REDACTED@")
+        }
+    }
+
+    @Test("only an explicit request shows the values: unredacted curl, the raw properties")
+    func explicitRequestShowsThem() throws {
+        let request = try Self.signed("https://api.example.com/items")
+        let unredacted = request.curlCommand(.unredacted).shellCommand
+        for secret in Self.secrets.prefix(5) { #expect(unredacted.contains(secret)) }
+        #expect(request.headers["Authorization"] == "Bearer \(Self.secrets[0])")
+        #expect(request.url.absoluteString.contains("session_key=\(Self.secrets[3])"))
+        #expect(request.secretQueryKeys == ["session_key"])
+        // A key marked on one request is not hidden on another, and any case of it is hidden.
+        var other = try NetworkRequest(url: "https://api.example.com/items?Session_Key=visible")
+        #expect(other.description.contains("visible"))
+        other.secretQueryKeys.insert("SESSION_KEY")
+        #expect(!other.description.contains("visible"))
+    }
+}
+
+/// Log lines collected from any thread.
+final class LogLines: Sendable {
+    private let storage = Mutex<[String]>([])
+    func append(_ line: String) { storage.withLock { $0.append(line) } }
+    var lines: [String] { storage.withLock { $0 } }
+}
