@@ -47,8 +47,11 @@ let package = Package(
         // The transport conformance suite, run here for URLSessionTransport; Transports/AsyncHTTPClient
         // links the same suite files and runs them for its transport.
         .testTarget(name: "NetTransportConformanceTests", dependencies: [
-            "NetTransport", "NetTestSupport", "URLSessionFaultProbe", .product(name: "Hummingbird", package: "hummingbird"),
+            "NetTransport", "NetTestSupport", "URLSessionFaultProbe", "LoadProbe", .product(name: "Hummingbird", package: "hummingbird"),
         ]),
+        // Not a product: the load test's client and server in a process of their own, so its
+        // memory and descriptor figures are its own.
+        .executableTarget(name: "LoadProbe", dependencies: ["NetTransport"], path: "Tests/LinkProbes/LoadProbe"),
         // Not a product: one request through URLSessionTransport in a process of its own, for the
         // one server fault that stops the process inside FoundationNetworking.
         .executableTarget(name: "URLSessionFaultProbe", dependencies: ["NetTransport"], path: "Tests/LinkProbes/URLSessionFaultProbe"),

@@ -32,7 +32,7 @@ public struct CurlCommand: Sendable, Hashable, CustomStringConvertible {
             command = "printf \(Self.printfFormat(for: standardInput)) | " + command
         }
         if let note {
-            command += " # " + note.filter { $0 != "\n" && $0 != "\r" }
+            command += " # " + String(String.UnicodeScalarView(note.unicodeScalars.filter { $0 != "\n" && $0 != "\r" }))
         }
         return command
     }
@@ -45,7 +45,7 @@ public struct CurlCommand: Sendable, Hashable, CustomStringConvertible {
     /// such as `-X` or `--data-raw` hold no shell metacharacters and stay bare for readability.
     public static func shellQuoted(_ argument: String) -> String {
         if isBareOption(argument) { return argument }
-        return "'" + argument.replacing("'", with: "'\\''") + "'"
+        return "'" + argument.replacingScalars("'", with: "'\\''") + "'"
     }
 
     /// `-X`, `--data-raw`: a dash, letters and dashes only.

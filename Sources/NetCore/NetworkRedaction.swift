@@ -118,6 +118,6 @@ extension NetworkRedaction {
     /// `text` with every occurrence of `secrets` replaced: for server text shown in an error (a
     /// body excerpt), which may echo the credentials the request sent.
     static func scrubbing(_ text: String, secrets: [String]) -> String {
-        secrets.sorted { $0.count > $1.count }.reduce(text) { $0.replacing($1, with: placeholder) }
+        secrets.sorted { $0.unicodeScalars.count > $1.unicodeScalars.count }.reduce(text) { $0.replacingScalars($1, with: placeholder) }
     }
 }

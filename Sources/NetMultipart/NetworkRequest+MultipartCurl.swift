@@ -74,12 +74,12 @@ enum MultipartCurlArguments {
 
     /// curl splits `-F` at the first `=`, and would escape `"` and line breaks in names its own way.
     private static func isExpressible(name: String) -> Bool {
-        !name.isEmpty && !name.contains("=") && !name.contains("\"") && isPrintable(name)
+        !name.isEmpty && !name.containsScalar("=") && !name.containsScalar("\"") && isPrintable(name)
     }
 
     /// A double-quoted value in curl's form syntax: `\` escapes `"` and `\`.
     private static func quoted(_ text: String) -> String {
-        "\"" + text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\""
+        "\"" + text.replacingScalars("\\", with: "\\\\").replacingScalars("\"", with: "\\\"") + "\""
     }
 
     private static func isPrintable(_ text: String, allowingNewlines: Bool = false) -> Bool {

@@ -100,7 +100,10 @@ struct CurlShellRoundTripTests {
     func noCommandExecution() async throws {
         let fake = try FakeCurl()
         let marker = fake.directory.appendingPathComponent("pwned").path
-        let payloads = ["$(touch \(marker))", "`touch \(marker)`", "'; touch \(marker); '", "\"; touch \(marker); \"", "| touch \(marker)"]
+        // A quote followed by a combining mark is one Character but still a quote to the shell: the
+        // fuzzer found that Character-based escaping let it close the quoting.
+        let payloads = ["$(touch \(marker))", "`touch \(marker)`", "'; touch \(marker); '", "\"; touch \(marker); \"", "| touch \(marker)",
+                        "'\u{301}; touch \(marker); echo '\u{6E8}", "x'\u{20DD} | touch \(marker) #"]
         for payload in payloads {
             let request = try NetworkRequest(
                 url: "https://x.test", httpMethod: .post, headers: [.header(key: "X", value: payload)],

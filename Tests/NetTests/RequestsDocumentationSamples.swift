@@ -128,4 +128,19 @@ struct RequestsDocumentationSamples {
         #expect(request.curlCommand(.unredacted).shellCommand.contains("Bearer t0ken"))
         #expect(command.arguments.contains("-L"))
     }
+
+    @Test("Secrets in logs and errors")
+    func secrets() throws {
+        let sessionKey = "k3y-from-login"
+
+        let signed = try NetworkRequest(url: "https://api.example.com/export", query: [
+            .query(key: "format", value: "csv"),
+            .secret(key: "session_key", value: sessionKey),   // sent as given, shown as REDACTED
+        ])
+        print(signed)   // GET https://api.example.com/export?format=csv&session_key=REDACTED
+
+        #expect(signed.description == "GET https://api.example.com/export?format=csv&session_key=REDACTED")
+        #expect(signed.url.absoluteString.hasSuffix("session_key=k3y-from-login"))
+        #expect(!signed.curl.contains(sessionKey))
+    }
 }

@@ -49,7 +49,7 @@ public struct NetCommand: AsyncParsableCommand {
                 Output.write(fullMessage(for: error) + "\n")
                 return ExitStatus.success.rawValue
             }
-            let message = self.message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+            let message = self.message(for: error).split(whereSeparator: \.isNewline).first.map(String.init) ?? "\(error)"
             Output.error("net: \(message) (see `net --help`)\n")
             return ExitStatus.usage.rawValue
         }

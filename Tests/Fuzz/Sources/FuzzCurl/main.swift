@@ -49,13 +49,16 @@ func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
 func shellWords(_ line: String) -> [String] {
     var words: [String] = []
     var current = "", inWord = false, quoted = false, escaped = false
-    for character in line {
+    // A shell reads bytes: a quote followed by a combining mark is still a quote, so scalars, not
+    // Characters (which would merge the two), are what to walk.
+    for scalar in line.unicodeScalars {
+        let character = Character(scalar)
         if quoted {
-            if character == "'" { quoted = false } else { current.append(character) }
+            if character == "'" { quoted = false } else { current.unicodeScalars.append(scalar) }
             continue
         }
         if escaped {
-            current.append(character)
+            current.unicodeScalars.append(scalar)
             escaped = false
             continue
         }
@@ -69,7 +72,7 @@ func shellWords(_ line: String) -> [String] {
         default:
             // `|` appears only as the word joining `printf` to curl.
             fuzzCheck(!";&<>()$`\"*?[]{}~#\n\t".contains(character), "bare metacharacter \(character) in \(line)")
-            current.append(character)
+            current.unicodeScalars.append(scalar)
             inWord = true
         }
     }
