@@ -37,6 +37,11 @@ enum URLErrorMapping {
             if nsError.localizedDescription.contains("transfer closed") {
                 return NetworkError.transport(.connectionLost(message))
             }
+            // libcurl's certificate and handshake failures also arrive as -1 ("SSL certificate
+            // problem: self-signed certificate", "SSL connect error").
+            if ["SSL", "certificate", "TLS"].contains(where: nsError.localizedDescription.contains) {
+                return NetworkError.transport(.tls(message))
+            }
             return NetworkError.transport(.other(message))
         }
     }

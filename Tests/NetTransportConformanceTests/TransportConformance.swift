@@ -164,7 +164,9 @@ enum TransportConformance {
             let started = ContinuousClock.now
             task.cancel()
             await #expect(throws: CancellationError.self) { _ = try await task.value }
-            #expect(ContinuousClock.now - started < .seconds(3))
+            // The server would answer after 20 s; ending far sooner proves the cancellation, even
+            // on a starved two-core machine.
+            #expect(ContinuousClock.now - started < .seconds(10))
         },
         Check(name: "a gzip body is decoded") { transport in
             let response = try await transport.send(try await request("/gzip"))

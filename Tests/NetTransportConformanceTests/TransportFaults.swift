@@ -33,9 +33,13 @@ enum TransportFaults {
     }
 
     /// Sends `target`, expecting a transport failure that `expected` accepts, before `within`.
+    ///
+    /// "At once" is proven by the error's kind (a lost connection is not a timeout), not by the
+    /// clock: with CPU-heavy tests beside it on two cores the process can be starved for seconds.
+    /// The clock bound only catches a hang, so it sits well past the deadline.
     static func expectFailure(
-        _ transport: any Transport, _ target: String, timeout: Duration = .seconds(5), within limit: Duration,
-        _ expected: (NetworkError.TransportFailure) -> Bool
+        _ transport: any Transport, _ target: String, timeout: Duration = .seconds(5), within limit: Duration = .seconds(20),
+        notBefore earliest: Duration = .zero, _ expected: (NetworkError.TransportFailure) -> Bool
     ) async throws {
         let clock = ContinuousClock()
         let start = clock.now
@@ -46,6 +50,7 @@ enum TransportFaults {
             #expect(expected(failure), "\(target): \(failure)")
         }
         #expect(clock.now - start < limit, "\(target) took \(clock.now - start)")
+        #expect(clock.now - start >= earliest, "\(target) gave up early, after \(clock.now - start)")
     }
 
     /// Waits (bounded) until no client socket to the server is half-closed: a transport that
@@ -96,11 +101,11 @@ enum TransportFaults {
 
     static let faults: [Fault] = [
         Fault(name: "closed before responding: connection lost at once") { subject in
-            try await expectFailure(subject.make(), "/close", within: .seconds(3), isLost)
+            try await expectFailure(subject.make(), "/close", isLost)
             try await expectNoHalfClosedSockets()
         },
         Fault(name: "reset before responding: connection lost at once") { subject in
-            try await expectFailure(subject.make(), "/reset", within: .seconds(3), isLost)
+            try await expectFailure(subject.make(), "/reset", isLost)
             try await expectNoHalfClosedSockets()
         },
         Fault(name: "closed or reset at every point of the exchange: typed error, no partial download") { subject in
@@ -108,7 +113,7 @@ enum TransportFaults {
             for reset in [false, true] {
                 for at in cutPoints(size: 100_000, beforeLength: reset || !subject.crashesOnHeadersCutByClose) {
                     let target = "/cut?size=100000&at=\(at)&reset=\(reset ? 1 : 0)"
-                    try await expectFailure(transport, target, within: .seconds(3)) { isLost($0) }
+                    try await expectFailure(transport, target) { isLost($0) }
                     try await expectDownloadFailureKeepsDestination(transport, target)
                 }
             }
@@ -116,18 +121,18 @@ enum TransportFaults {
         },
         Fault(name: "stalls after the headers: times out at the deadline, download untouched") { subject in
             let transport = subject.make()
-            try await expectFailure(transport, "/stall", timeout: .milliseconds(700), within: .seconds(3), isTimeout)
+            try await expectFailure(transport, "/stall", timeout: .milliseconds(700), notBefore: .milliseconds(700), isTimeout)
             try await expectDownloadFailureKeepsDestination(transport, "/stall", timeout: .milliseconds(700))
             try await expectNoHalfClosedSockets()
         },
         Fault(name: "trickles a byte a second: the deadline covers the whole exchange") { subject in
             // An idle timer would never fire here; Net's deadline is for the whole exchange.
-            try await expectFailure(subject.make(), "/trickle?size=100", timeout: .milliseconds(2_500), within: .seconds(5), isTimeout)
+            try await expectFailure(subject.make(), "/trickle?size=100", timeout: .milliseconds(2_500), notBefore: .milliseconds(2_500), isTimeout)
             try await expectNoHalfClosedSockets()
         },
         Fault(name: "lies in Content-Length (long): connection lost, download untouched") { subject in
             let transport = subject.make()
-            try await expectFailure(transport, "/length-long", within: .seconds(3), isLost)
+            try await expectFailure(transport, "/length-long", isLost)
             try await expectDownloadFailureKeepsDestination(transport, "/length-long")
             try await expectNoHalfClosedSockets()
         },
@@ -151,11 +156,11 @@ enum TransportFaults {
             } catch let error as NetworkError {
                 guard case .transport = error else { throw error }
             }
-            #expect(clock.now - start < .seconds(10))
+            #expect(clock.now - start < .seconds(30))
             try await expectNoHalfClosedSockets()
         },
         Fault(name: "redirects in a loop: tooManyRedirects") { subject in
-            try await expectFailure(subject.make(), "/loop", within: .seconds(5)) { failure in
+            try await expectFailure(subject.make(), "/loop", timeout: .seconds(30), within: .seconds(40)) { failure in
                 if case .tooManyRedirects = failure { return true }
                 return false
             }
@@ -169,7 +174,7 @@ enum TransportFaults {
                 guard case NetworkError.transport(.cannotConnect) = error else { return false }
                 return true
             }
-            #expect(clock.now - start < .seconds(3))
+            #expect(clock.now - start < .seconds(20))
         },
         Fault(name: "a 5xx storm: 64 concurrent requests retried through it, each sent exactly 3 times") { subject in
             let client = NetworkClient(transport: subject.make(), interceptors: [RetryPolicy(maximumRetries: 3, baseDelay: .milliseconds(20))])

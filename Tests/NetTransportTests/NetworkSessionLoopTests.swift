@@ -76,7 +76,9 @@ struct NetworkSessionLoopTests {
         let started = ContinuousClock.now
         task.cancel()
         await #expect(throws: CancellationError.self) { _ = try await task.value }
-        #expect(ContinuousClock.now - started < .seconds(1))
+        // The wait is 30 s: ending well before it is what proves the interruption (a starved
+        // two-core CI machine has been seen to take over a second merely to resume the task).
+        #expect(ContinuousClock.now - started < .seconds(10))
         #expect(stub.requests.count == 1)
     }
 
