@@ -157,7 +157,7 @@ final class DaemonRun: LineCollectingProcess {
     }
 
     /// Waits for an element after the first `skipping` that satisfies `predicate`.
-    func waitFor(_ what: String, after skipping: Int = 0, timeout: Duration = .seconds(10), _ predicate: (PathLine) -> Bool) async throws -> (index: Int, line: PathLine) {
+    func waitFor(_ what: String, after skipping: Int = 0, timeout: Duration = TestTiming.scaled(.seconds(10)), _ predicate: (PathLine) -> Bool) async throws -> (index: Int, line: PathLine) {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         while ContinuousClock.now < deadline {
             let all = try elements

@@ -2,6 +2,9 @@ import Foundation
 import NetCore
 import NetTransport
 import Testing
+#if canImport(NetTestSupport)
+import NetTestSupport  // TestTiming; Transports/AsyncHTTPClient links TestTiming.swift itself
+#endif
 
 /// Faults every transport must survive, run against `FaultServer` like `TransportConformance`:
 /// each check makes a fresh `Transport` (so its connections and tasks can be accounted for),
@@ -28,7 +31,7 @@ enum TransportFaults {
         var testDescription: String { name }
     }
 
-    static func request(_ target: String, timeout: Duration = .seconds(5)) throws -> NetworkRequest {
+    static func request(_ target: String, timeout: Duration = TestTiming.scaled(.seconds(5))) throws -> NetworkRequest {
         try NetworkRequest(url: FaultServer.shared.baseURL + target, timeout: timeout)
     }
 
@@ -38,7 +41,7 @@ enum TransportFaults {
     /// clock: with CPU-heavy tests beside it on two cores the process can be starved for seconds.
     /// The clock bound only catches a hang, so it sits well past the deadline.
     static func expectFailure(
-        _ transport: any Transport, _ target: String, timeout: Duration = .seconds(5), within limit: Duration = .seconds(20),
+        _ transport: any Transport, _ target: String, timeout: Duration = TestTiming.scaled(.seconds(5)), within limit: Duration = TestTiming.scaled(.seconds(20)),
         notBefore earliest: Duration = .zero, _ expected: (NetworkError.TransportFailure) -> Bool
     ) async throws {
         let clock = ContinuousClock()
@@ -75,7 +78,7 @@ enum TransportFaults {
 
     /// A download to an existing file that fails at `target`: the file must keep its contents
     /// and nothing may be left beside it.
-    static func expectDownloadFailureKeepsDestination(_ transport: any Transport, _ target: String, timeout: Duration = .seconds(5)) async throws {
+    static func expectDownloadFailureKeepsDestination(_ transport: any Transport, _ target: String, timeout: Duration = TestTiming.scaled(.seconds(5))) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("net-fault-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -160,7 +163,7 @@ enum TransportFaults {
             try await expectNoHalfClosedSockets()
         },
         Fault(name: "redirects in a loop: tooManyRedirects") { subject in
-            try await expectFailure(subject.make(), "/loop", timeout: .seconds(30), within: .seconds(40)) { failure in
+            try await expectFailure(subject.make(), "/loop", timeout: TestTiming.scaled(.seconds(30)), within: TestTiming.scaled(.seconds(40))) { failure in
                 if case .tooManyRedirects = failure { return true }
                 return false
             }
@@ -182,7 +185,7 @@ enum TransportFaults {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for index in 0..<64 {
                     group.addTask {
-                        let response = try await client.requestData(for: try request("/storm?key=\(run)-\(index)&failures=2&status=\([500, 502, 503, 504][index % 4])"))
+                        let response = try await client.requestData(for: try request("/storm?key=\(run)-\(index)&failures=2&status=\([500, 502, 503, 504][index % 4])", timeout: TestTiming.scaled(.seconds(5))))
                         #expect(response.statusCode == 200 && response.data == Data("ok".utf8))
                     }
                 }

@@ -1,0 +1,18 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Stretches the time bounds of timing checks when the code runs slower than on a plain build:
+/// `NET_TEST_TIME_SCALE=10` under ThreadSanitizer, 3 under AddressSanitizer (`Tests/sanitizers`
+/// sets them). A bound exists to catch a hang or a deadline that does not fire, and both still
+/// show at ten times the bound; a plain `swift test` uses the bounds as written.
+package enum TestTiming {
+    /// The factor, 1 unless `NET_TEST_TIME_SCALE` says otherwise.
+    package static let scale: Double = {
+        guard let text = getenv("NET_TEST_TIME_SCALE").map({ String(cString: $0) }), let value = Double(text), value >= 1 else { return 1 }
+        return value
+    }()
+
+    /// `duration` times ``scale``.
+    package static func scaled(_ duration: Duration) -> Duration { duration * scale }
+}
