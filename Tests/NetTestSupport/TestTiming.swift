@@ -15,4 +15,12 @@ package enum TestTiming {
 
     /// `duration` times ``scale``.
     package static func scaled(_ duration: Duration) -> Duration { duration * scale }
+
+    /// The factor for memory bounds, 1 unless `NET_TEST_MEMORY_SCALE` says otherwise: 3 under
+    /// AddressSanitizer, whose shadow memory and redzones grow with every byte the heap touches. A
+    /// body held whole instead of streamed still shows at three times the bound.
+    package static let memoryScale: Int = {
+        guard let text = getenv("NET_TEST_MEMORY_SCALE").map({ String(cString: $0) }), let value = Int(text), value >= 1 else { return 1 }
+        return value
+    }()
 }

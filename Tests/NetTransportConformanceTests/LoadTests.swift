@@ -26,7 +26,7 @@ struct LoadTests {
         // libdispatch grows its pool with load.
         // FoundationNetworking itself keeps ~0.19 KB per request (measured with raw URLSession in
         // Benchmarks, "memory over time"); anything Net adds on top shows above this bound.
-        let allowedKB = 8_192 + requests * 25 / 100
+        let allowedKB = (8_192 + requests * 25 / 100) * TestTiming.memoryScale
         #expect(last.residentKB - first.residentKB <= allowedKB, "resident KB \(report.samples.map(\.residentKB))")
     }
 }

@@ -159,7 +159,7 @@ enum TransportFaults {
             } catch let error as NetworkError {
                 guard case .transport = error else { throw error }
             }
-            #expect(clock.now - start < .seconds(30))
+            #expect(clock.now - start < TestTiming.scaled(.seconds(30)))
             try await expectNoHalfClosedSockets()
         },
         Fault(name: "redirects in a loop: tooManyRedirects") { subject in
@@ -177,7 +177,7 @@ enum TransportFaults {
                 guard case NetworkError.transport(.cannotConnect) = error else { return false }
                 return true
             }
-            #expect(clock.now - start < .seconds(20))
+            #expect(clock.now - start < TestTiming.scaled(.seconds(20)))
         },
         Fault(name: "a 5xx storm: 64 concurrent requests retried through it, each sent exactly 3 times") { subject in
             let client = NetworkClient(transport: subject.make(), interceptors: [RetryPolicy(maximumRetries: 3, baseDelay: .milliseconds(20))])
