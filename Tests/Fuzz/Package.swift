@@ -3,9 +3,9 @@ import PackageDescription
 
 // libFuzzer targets for the code that reads hostile input: the netlink message parser, URL and
 // query building, header validation, multipart name/filename encoding and curl rendering. Built
-// and run by `Tests/Fuzz/run` (see Docs/Security-testing.md); each executable defines
-// `LLVMFuzzerTestOneInput` and is linked with `-sanitize=fuzzer,address`, so libFuzzer supplies
-// `main` and AddressSanitizer turns any memory error into a crash with a reproducer.
+// and run by `Tests/Fuzz/run` (see Docs/Security-testing.md); each executable's entry point hands
+// its `fuzz` function to libFuzzer's driver (`CFuzzDriver`), and everything is built with
+// `-sanitize=fuzzer,address`, so AddressSanitizer turns any memory error into a crash with a reproducer.
 //
 // A package of its own, depending on the root by path, so the root's `swift test` never builds it.
 // SwiftPM names a path dependency after its directory, and a clone's directory can be called

@@ -6,24 +6,17 @@ import Foundation
 import FuzzSupport
 import NetCore
 
+/// SwiftPM's entry point for this executable: libFuzzer's driver on ``fuzz(_:_:)``.
+@_cdecl("FuzzCurl_main")
+func entryPoint(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
+    runFuzzer(argc, argv, fuzz)
+}
+
 /// A request built from the input (URL, one header, a text body): its curl command, read back by
 /// a POSIX single-quote reader written here, gives exactly the arguments curl should receive, so
 /// no input can add an argument or a command; redacted output never shows the credential.
-/// SwiftPM's name for this executable's entry point.
-@_cdecl("FuzzCurl_main")
-func entryPoint(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
-    runFuzzer(argc, argv, fuzzOneInput)
-}
-
-/// libFuzzer's callback: one input.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
-    guard let data else { return 0 }
-    return fuzz(UnsafeRawPointer(data), count)
-}
-
-func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
-    let input = FuzzInput(start, count)
+func fuzz(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    let input = FuzzInput(data, count)
     let secret = "s3cr3t-" + input[3]
     guard let request = try? NetworkRequest(
         url: "https://example.com/" + input[0].filter { $0.isASCII && !$0.isWhitespace },

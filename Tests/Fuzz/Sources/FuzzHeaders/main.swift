@@ -1,24 +1,17 @@
 import FuzzSupport
 import NetCore
 
+/// SwiftPM's entry point for this executable: libFuzzer's driver on ``fuzz(_:_:)``.
+@_cdecl("FuzzHeaders_main")
+func entryPoint(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
+    runFuzzer(argc, argv, fuzz)
+}
+
 /// A header name and value from the input: `NetworkHeaders` either refuses them with a typed
 /// error or keeps a field that cannot inject another (a token name; a value without CR, LF, NUL
 /// or other controls and without surrounding blanks), and finds it again under any case.
-/// SwiftPM's name for this executable's entry point.
-@_cdecl("FuzzHeaders_main")
-func entryPoint(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
-    runFuzzer(argc, argv, fuzzOneInput)
-}
-
-/// libFuzzer's callback: one input.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
-    guard let data else { return 0 }
-    return fuzz(UnsafeRawPointer(data), count)
-}
-
-func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
-    let input = FuzzInput(start, count)
+func fuzz(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    let input = FuzzInput(data, count)
     let name = input[0], value = input[1]
     do {
         let headers = try NetworkHeaders([NetworkHeader(name: name, value: value)])

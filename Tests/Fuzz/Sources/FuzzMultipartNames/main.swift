@@ -3,24 +3,17 @@ import FuzzSupport
 import NetCore
 @testable import NetMultipart
 
+/// SwiftPM's entry point for this executable: libFuzzer's driver on ``fuzz(_:_:)``.
+@_cdecl("FuzzMultipartNames_main")
+func entryPoint(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
+    runFuzzer(argc, argv, fuzz)
+}
+
 /// A part's name, filename and content type from the input: the encoded header block is either
 /// refused with a typed error or is exactly two or three CRLF-terminated lines, so no name or
 /// filename can end the block, add a header or break out of its quotes.
-/// SwiftPM's name for this executable's entry point.
-@_cdecl("FuzzMultipartNames_main")
-func entryPoint(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
-    runFuzzer(argc, argv, fuzzOneInput)
-}
-
-/// libFuzzer's callback: one input.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
-    guard let data else { return 0 }
-    return fuzz(UnsafeRawPointer(data), count)
-}
-
-func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
-    let input = FuzzInput(start, count)
+func fuzz(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    let input = FuzzInput(data, count)
     let contentType: String? = input.fields.count > 2 ? input[2] : nil
     let part = MultipartPart(name: input[0], filename: input[1].isEmpty ? nil : input[1], contentType: contentType, body: .data(Data()))
     do {

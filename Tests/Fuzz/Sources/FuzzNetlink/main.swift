@@ -1,24 +1,16 @@
 import FuzzSupport
 @testable import NetReachability
 
-/// Any bytes a netlink socket could deliver: the parser must neither crash nor read out of
-/// bounds (AddressSanitizer watches), and must report every message it cannot use as skipped
-/// rather than inventing one.
-/// SwiftPM's name for this executable's entry point.
+/// SwiftPM's entry point for this executable: libFuzzer's driver on ``fuzz(_:_:)``.
 @_cdecl("FuzzNetlink_main")
 func entryPoint(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
-    runFuzzer(argc, argv, fuzzOneInput)
+    runFuzzer(argc, argv, fuzz)
 }
 
-/// libFuzzer's callback: one input.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
-    guard let data else { return 0 }
-    return fuzz(UnsafeRawPointer(data), count)
-}
-
-func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
-    let bytes = [UInt8](UnsafeRawBufferPointer(start: start, count: count))
+/// Any bytes a netlink socket could deliver: the parser, and describing what it returns, must
+/// neither crash nor read out of bounds (AddressSanitizer watches).
+func fuzz(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    let bytes = [UInt8](UnsafeBufferPointer(start: data, count: data == nil ? 0 : count))
     let result = NetlinkParser.parse(bytes)
     _ = String(describing: result)
     return 0

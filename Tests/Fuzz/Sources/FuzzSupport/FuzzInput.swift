@@ -7,9 +7,9 @@ public struct FuzzInput {
     /// The fields, in order.
     public let fields: [String]
 
-    /// Reads `count` bytes at `start`.
-    public init(_ start: UnsafeRawPointer, _ count: Int) {
-        let bytes = UnsafeRawBufferPointer(start: start, count: count)
+    /// Reads the `count` bytes libFuzzer passes at `data`.
+    public init(_ data: UnsafePointer<UInt8>?, _ count: Int) {
+        let bytes = UnsafeBufferPointer(start: data, count: data == nil ? 0 : count)
         fields = bytes.split(separator: 0xFF, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
     }
 
@@ -22,12 +22,10 @@ public func fuzzCheck(_ condition: Bool, _ message: @autoclosure () -> String) {
     if !condition { fatalError("invariant broken: \(message())") }
 }
 
+/// One libFuzzer input: the bytes and their count. Returns 0; a broken invariant stops the process.
+public typealias FuzzTest = @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+
 /// Runs libFuzzer on `test` with the process's arguments (`-runs=N`, corpus directories, …).
-public func runFuzzer(
-    _ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>,
-    _ test: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-) -> CInt {
-    var count = argc
-    var arguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = argv
-    return LLVMFuzzerRunDriver(&count, &arguments, test)
+public func runFuzzer(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>, _ test: FuzzTest) -> CInt {
+    NetFuzzRun(argc, argv, test)
 }

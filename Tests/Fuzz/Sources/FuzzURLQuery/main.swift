@@ -1,24 +1,17 @@
 import FuzzSupport
 import NetCore
 
+/// SwiftPM's entry point for this executable: libFuzzer's driver on ``fuzz(_:_:)``.
+@_cdecl("FuzzURLQuery_main")
+func entryPoint(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
+    runFuzzer(argc, argv, fuzz)
+}
+
 /// A URL string and query parameters from the input: building the request either fails with a
 /// typed `NetworkError` or yields a URL whose last parameters decode to exactly the key and value
 /// given, with nothing in the URL that could split it (spaces, controls).
-/// SwiftPM's name for this executable's entry point.
-@_cdecl("FuzzURLQuery_main")
-func entryPoint(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
-    runFuzzer(argc, argv, fuzzOneInput)
-}
-
-/// libFuzzer's callback: one input.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
-    guard let data else { return 0 }
-    return fuzz(UnsafeRawPointer(data), count)
-}
-
-func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
-    let input = FuzzInput(start, count)
+func fuzz(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    let input = FuzzInput(data, count)
     let base = input.fields.count > 1 ? input[0] : "https://example.com/p"
     let key = input[1], value = input[2]
     do {
