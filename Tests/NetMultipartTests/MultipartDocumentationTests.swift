@@ -67,10 +67,15 @@ struct MultipartDocumentationTests {
                 name: "notes", value: "subtitled",
                 additionalContentDispositionParameters: [ContentDispositionParameter(name: "lang", value: "es")],
                 additionalHeaders: [.header(key: "X-Trace", value: "42")]),
-            CSVPart(name: "scores", rows: [["a", "1"], ["b", "2"]]),
         ]
         let request = try NetworkRequest(url: "https://api.example.com/films", multipartForm: form)
-        _ = try await networkSession.requestUpload(for: request)
+
+        #expect(request.headers["Content-Type"]?.hasPrefix("multipart/form-data; boundary=") == true)
+        #expect(try (request.body.contentLength() ?? 0) > 1_000)
+        // The page's custom part joins the same form.
+        let withCustomPart = try NetworkRequest(
+            url: "https://api.example.com/films", multipartForm: form + [CSVPart(name: "scores", rows: [["a", "1"], ["b", "2"]])])
+        _ = try await networkSession.requestUpload(for: withCustomPart)
 
         let sent = try #require(stub.requests.last)
         let boundary = try #require(sent.request.headers["Content-Type"]?.split(separator: "=").last.map(String.init))

@@ -56,22 +56,6 @@ final class FaultServer: Sendable {
         }
     }
 
-    /// A port on which nothing listens: bound, then closed.
-    static func refusedPort() -> UInt16 {
-        let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(probe) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(probe, pointer, length) == 0 ? getsockname(probe, pointer, &length) : -1
-            }
-        }
-        return UInt16(bigEndian: address.sin_port)
-    }
-
     func count(_ key: String) -> Int { counts.withLock { $0[key] ?? 0 } }
 
     private func serve(_ connection: Int32) {
@@ -227,23 +211,23 @@ final class FaultServer: Sendable {
 /// The client side of connections to a port, read from the kernel's socket table, so a test can
 /// see a socket the transport forgot to close (CLOSE_WAIT: the server left, the client never closed).
 enum ClientSockets {
-    struct Entry { let state: UInt8 }
-
-    static func to(port: UInt16) -> [Entry] {
-        ["/proc/net/tcp", "/proc/net/tcp6"].flatMap { path -> [Entry] in
+    /// The TCP states (the kernel's numbers) of the sockets whose remote end is `port`.
+    static func states(towardPort port: UInt16) -> [UInt8] {
+        ["/proc/net/tcp", "/proc/net/tcp6"].flatMap { path -> [UInt8] in
             guard let table = readProcFile(path) else { return [] }
             return table.split(separator: "\n").dropFirst().compactMap { line in
                 let fields = line.split(separator: " ")
                 guard fields.count > 3, let remotePort = fields[2].split(separator: ":").last,
-                      UInt16(remotePort, radix: 16) == port, let state = UInt8(fields[3], radix: 16) else { return nil }
-                return Entry(state: state)
+                      UInt16(remotePort, radix: 16) == port else { return nil }
+                return UInt8(fields[3], radix: 16)
             }
         }
     }
 
     static let closeWait: UInt8 = 0x08
 
-    /// procfs files report size 0, so they are read with read(2) until end of file.
+    /// procfs files report size 0, and Foundation's `String(contentsOfFile:)` returned only the
+    /// first 4,050 bytes of a 45 KB /proc/net/tcp here (Swift 6.3.1); read(2) to the end instead.
     private static func readProcFile(_ path: String) -> String? {
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else { return nil }
