@@ -74,9 +74,13 @@ public final class AsyncHTTPClientTransport: Transport {
         try await withThrowingTaskGroup(of: TransportResponse?.self) { group in
             group.addTask {
                 do {
-                    return try await self.exchange(request, to: destination, deadline: deadline, progress: progress)
-                } catch let error as NetworkError where ErrorMapping.isStaleConnection(error) && request.httpMethod.isIdempotent {
-                    return try await self.exchange(request, to: destination, deadline: deadline, progress: progress)
+                    do {
+                        return try await self.exchange(request, to: destination, deadline: deadline, progress: progress)
+                    } catch where ErrorMapping.isStaleConnection(error) && request.httpMethod.isIdempotent {
+                        return try await self.exchange(request, to: destination, deadline: deadline, progress: progress)
+                    }
+                } catch {
+                    throw ErrorMapping.networkError(for: error, request: request, deadlinePassed: ContinuousClock.now >= deadline)
                 }
             }
             group.addTask {
@@ -89,6 +93,7 @@ public final class AsyncHTTPClientTransport: Transport {
         }
     }
 
+    /// One exchange; AsyncHTTPClient's and NIO's errors come out as they are, for the caller to map.
     private func exchange(_ request: NetworkRequest, to destination: TransportBodyDestination, deadline: ContinuousClock.Instant, progress: TransportProgressHandler?) async throws -> TransportResponse {
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
         outgoing.method = HTTPMethod(rawValue: request.httpMethod.rawValue)
@@ -97,15 +102,11 @@ public final class AsyncHTTPClientTransport: Transport {
         let remaining = ContinuousClock.now.duration(to: deadline)
         guard remaining > .zero else { throw Self.timedOut(request) }
         let nioDeadline = NIODeadline.now() + .nanoseconds(Self.nanoseconds(remaining))
-        do {
-            let response = try await client.execute(outgoing, deadline: nioDeadline)
-            var headers = NetworkHeaders()
-            for (name, value) in response.headers { try? headers.add(name: name, value: value) }
-            let head = NetworkResponseHead(statusCode: HTTPCode(Int(response.status.code)), headers: headers, url: request.url)
-            return try await ResponseBodyReader.read(response.body, head: head, method: request.httpMethod, to: destination, progress: progress)
-        } catch {
-            throw ErrorMapping.networkError(for: error, request: request, deadlinePassed: ContinuousClock.now >= deadline)
-        }
+        let response = try await client.execute(outgoing, deadline: nioDeadline)
+        var headers = NetworkHeaders()
+        for (name, value) in response.headers { try? headers.add(name: name, value: value) }
+        let head = NetworkResponseHead(statusCode: HTTPCode(Int(response.status.code)), headers: headers, url: request.url)
+        return try await ResponseBodyReader.read(response.body, head: head, method: request.httpMethod, to: destination, progress: progress)
     }
 
     static func timedOut(_ request: NetworkRequest) -> NetworkError {

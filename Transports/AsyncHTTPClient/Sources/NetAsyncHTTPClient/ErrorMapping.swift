@@ -6,13 +6,13 @@ import NIOHTTP1
 
 /// AsyncHTTPClient's and SwiftNIO's errors as Net's typed ones, matching URLSessionTransport's.
 enum ErrorMapping {
-    /// Names a connection that was closed before the request could be written on it.
-    static let staleConnectionMarker = "the connection was closed before the request was sent"
+    /// The channel errors of a pooled connection the server had already closed: the request
+    /// could not be written on it.
+    private static let staleConnectionErrors: [ChannelError] = [.ioOnClosedChannel, .alreadyClosed, .eof, .outputClosed]
 
-    /// Whether `error` says the request never left (a pooled connection the server had closed).
-    static func isStaleConnection(_ error: NetworkError) -> Bool {
-        guard case .transport(.connectionLost(let message)) = error else { return false }
-        return message.contains(staleConnectionMarker)
+    /// Whether `error` (as AsyncHTTPClient threw it) says the request never left.
+    static func isStaleConnection(_ error: any Error) -> Bool {
+        (error as? ChannelError).map(staleConnectionErrors.contains) ?? false
     }
 
     static func networkError(for error: any Error, request: NetworkRequest, deadlinePassed: Bool) -> any Error {
@@ -44,8 +44,8 @@ enum ErrorMapping {
                 break
             }
         }
-        if let channel = error as? ChannelError, [.ioOnClosedChannel, .alreadyClosed, .eof, .outputClosed].contains(channel) {
-            return NetworkError.transport(.connectionLost("\(target): \(Self.staleConnectionMarker) (\(channel))"))
+        if isStaleConnection(error) {
+            return NetworkError.transport(.connectionLost("\(target): the connection was closed before the request was sent (\(error))"))
         }
         if error is HTTPParserError {
             return NetworkError.transport(.connectionLost("\(target): \(error)"))
