@@ -42,9 +42,12 @@ public enum NetworkRedaction {
 
     /// The text of a URL (valid or not) with its password and secret query values redacted.
     public static func redactedURL(_ url: String, secretQueryKeys: Set<String> = []) -> String {
-        let keys = secretQueryKeys.isEmpty
-            ? sensitiveQueryKeys : sensitiveQueryKeys.union(secretQueryKeys.map { $0.lowercased() })
-        return redactedURL(url, exactKeys: keys)
+        redactedURL(url, exactKeys: queryKeys(adding: secretQueryKeys))
+    }
+
+    /// The well-known credential keys and `secretQueryKeys`, lowercased.
+    static func queryKeys(adding secretQueryKeys: Set<String>) -> Set<String> {
+        secretQueryKeys.isEmpty ? sensitiveQueryKeys : sensitiveQueryKeys.union(secretQueryKeys.map { $0.lowercased() })
     }
 
     /// `Bearer abc` becomes `Bearer REDACTED`: the scheme helps debugging and is not secret.
@@ -64,16 +67,27 @@ public enum NetworkRedaction {
         {
             result.replaceSubrange(result.index(after: colon)..<at, with: placeholder)
         }
-        guard let queryStart = result.firstIndex(of: "?") else { return result }
-        let fragmentStart = result[queryStart...].firstIndex(of: "#") ?? result.endIndex
-        let query = result[result.index(after: queryStart)..<fragmentStart]
-        let redacted = query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
-            guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
-            let key = PercentEncoding.decode(pair[..<equals]).lowercased()
-            return keys.contains(key) ? "\(pair[...equals])\(placeholder)" : String(pair)
+        guard let query = queryRange(in: result) else { return result }
+        let redacted = result[query].split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+            guard let value = secretValue(in: pair, keys: keys) else { return String(pair) }
+            return String(pair[..<value.startIndex]) + placeholder
         }
-        result.replaceSubrange(result.index(after: queryStart)..<fragmentStart, with: redacted.joined(separator: "&"))
+        result.replaceSubrange(query, with: redacted.joined(separator: "&"))
         return result
+    }
+
+    /// The query of `url`: after the first `?`, before any `#`.
+    private static func queryRange(in url: String) -> Range<String.Index>? {
+        guard let mark = url.firstIndex(of: "?") else { return nil }
+        let start = url.index(after: mark)
+        return start..<(url[start...].firstIndex(of: "#") ?? url.endIndex)
+    }
+
+    /// The (encoded) value of a `key=value` pair whose key, decoded, is one of `keys`.
+    private static func secretValue(in pair: Substring, keys: Set<String>) -> Substring? {
+        guard let equals = pair.firstIndex(of: "="),
+              keys.contains(PercentEncoding.decode(pair[..<equals]).lowercased()) else { return nil }
+        return pair[pair.index(after: equals)...]
     }
 }
 
@@ -101,14 +115,11 @@ extension NetworkRedaction {
             let parts = header.value.split(separator: " ", maxSplits: 1)
             if parts.count == 2 { values.append(String(parts[1])) }
         }
-        let keys = sensitiveQueryKeys.union(request.secretQueryKeys.map { $0.lowercased() })
+        let keys = queryKeys(adding: request.secretQueryKeys)
         let text = request.url.absoluteString
-        if let query = text.split(separator: "?", maxSplits: 1).dropFirst().first?.split(separator: "#").first {
-            for pair in query.split(separator: "&") {
-                let halves = pair.split(separator: "=", maxSplits: 1)
-                guard halves.count == 2, keys.contains(PercentEncoding.decode(halves[0]).lowercased()) else { continue }
-                values += [String(halves[1]), PercentEncoding.decode(halves[1])]
-            }
+        for pair in queryRange(in: text).map({ text[$0].split(separator: "&") }) ?? [] {
+            guard let value = secretValue(in: pair, keys: keys) else { continue }
+            values += [String(value), PercentEncoding.decode(value)]
         }
         if let password = request.url.password { values.append(password) }
         // Very short values would redact ordinary text; a credential is longer than this.
