@@ -8,9 +8,10 @@ import Darwin
 
 /// File operations for response bodies written to disk, each failure a typed transport error.
 enum BodyFile {
-    /// Creates (or truncates) the file at `url` and opens it for writing.
+    /// Creates (or truncates) the file at `url`, readable by its owner only (0600: response and
+    /// spooled request bodies may hold private data), and opens it for writing.
     static func create(at url: URL) throws -> FileHandle {
-        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+        guard FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
             throw NetworkError.transport(.cannotWriteBody(path: url.path, reason: "the file cannot be created (missing directory or no permission)"))
         }
         do {

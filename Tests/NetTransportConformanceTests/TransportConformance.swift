@@ -98,6 +98,7 @@ enum TransportConformance {
             let onDisk = try await transport.send(try await request("/bytes/4000000"), to: .file(file)) { last.set($0) }
             #expect(onDisk.fileURL == file && onDisk.body.isEmpty && onDisk.bodyByteCount == 4_000_000)
             #expect(try Data(contentsOf: file) == expected)
+            #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? NSNumber == 0o600, "a body on disk is private")
             #expect(last.value?.completedBytes == 4_000_000)
         },
         Check(name: "301/302 turn POST into GET, 303 into GET, 307/308 resend method and body") { transport in

@@ -181,6 +181,9 @@ struct HTTPCacheTests {
         let second = try await client.requestDownload(for: url, to: directory.appendingPathComponent("b"))
         #expect(first.response.cacheStatus == .network && second.response.cacheStatus == .cache)
         #expect(try Data(contentsOf: second.url) == (try Data(contentsOf: first.url)))
+        for file in [first.url, second.url] {
+            #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? NSNumber == 0o600)
+        }
         let head = try await client.requestData(for: NetworkRequest(url: url, httpMethod: .head))
         #expect(head.response.cacheStatus == .cache && head.data.isEmpty)
         #expect(try await Self.hits(id) == (1, 0))

@@ -122,11 +122,9 @@ public struct CachingTransport: Transport {
         case .memory:
             return TransportResponse(head: head, body: body)
         case .file(let url):
-            do {
-                try body.write(to: url)
-            } catch {
-                throw NetworkError.transport(.cannotWriteBody(path: url.path, reason: "\(error)"))
-            }
+            let file = try BodyFile.create(at: url)
+            defer { try? file.close() }
+            try BodyFile.write(body, to: file, path: url.path)
             return TransportResponse(head: head, fileURL: url, bodyByteCount: Int64(body.count))
         }
     }
