@@ -19,9 +19,10 @@ import Synchronization
 /// - `/headers`: a repeated field and a non-ASCII value;
 /// - `/query`: the query as the server decodes it, as JSON pairs;
 /// - `/auth/:id`: 200 for `Authorization: Bearer fresh`, else 401; every arrival is recorded in
-///   ``authLog`` as `id Authorization`.
+///   ``authLog``.
 enum LoopbackServer {
-    static let authLog = Mutex<[String]>([])
+    /// Every `/auth/:id` arrival: the id and the `Authorization` it carried.
+    static let authLog = Mutex<[(id: String, authorization: String)]>([])
     static let shared = SharedLoopbackServer { try makeRouter() }
     static let gzipText = String(repeating: "Net decompresses gzip bodies. ", count: 200)
 
@@ -73,7 +74,7 @@ enum LoopbackServer {
         router.get("/auth/:id") { request, context in
             let id = try context.parameters.require("id")
             let authorization = request.headers[.authorization] ?? "(none)"
-            authLog.withLock { $0.append("\(id) \(authorization)") }
+            authLog.withLock { $0.append((id, authorization)) }
             return Response(status: authorization == "Bearer fresh" ? .ok : .unauthorized)
         }
         router.get("/bytes/:n") { _, context in
