@@ -31,8 +31,11 @@ public struct NetworkHeader: Sendable, Hashable, CustomStringConvertible, Custom
     public var key: String { name }
 
     /// `Name: value`, with a credential's value redacted (`Authorization: Bearer REDACTED`).
-    public var description: String {
-        "\(name): \(NetworkRedaction.isSensitiveHeader(name) ? NetworkRedaction.redactedCredential(value) : value)"
+    public var description: String { "\(name): \(shownValue)" }
+
+    /// The value as text may show it: a credential's redacted.
+    private var shownValue: String {
+        NetworkRedaction.isSensitiveHeader(name) ? NetworkRedaction.redactedCredential(value) : value
     }
 
     /// Returns the field with surrounding spaces and tabs removed from its value, or throws when
@@ -67,6 +70,6 @@ public struct NetworkHeader: Sendable, Hashable, CustomStringConvertible, Custom
 
     /// Shows a credential's value redacted, so `dump` of headers or a request cannot leak it.
     public var customMirror: Mirror {
-        Mirror(self, children: ["name": name, "value": description.dropFirst(name.count + 2)], displayStyle: .struct)
+        Mirror(self, children: ["name": name, "value": shownValue], displayStyle: .struct)
     }
 }
