@@ -56,14 +56,14 @@ extension NetworkError.InvalidHeaderReason: CustomStringConvertible {
 extension NetworkError.ResponseFailure: CustomStringConvertible {
     /// Names the status, the URL and what failed.
     public var description: String {
-        let head = response.response
-        let url = NetworkRedaction.redactedURL(head.url, secretQueryKeys: response.originalRequest.secretQueryKeys)
         // A body excerpt is the server's text, which may echo the request's credentials.
-        return NetworkRedaction.scrubbing(unredactedDescription(head: head, url: url),
-                                          secrets: NetworkRedaction.secretValues(of: response.originalRequest))
+        NetworkRedaction.scrubbing(explanation, secrets: NetworkRedaction.secretValues(of: response.originalRequest))
     }
 
-    private func unredactedDescription(head: NetworkResponseHead, url: String) -> String {
+    /// What failed, with the URL redacted; a decoding failure's body excerpt as the server sent it.
+    private var explanation: String {
+        let head = response.response
+        let url = NetworkRedaction.redactedURL(head.url, secretQueryKeys: response.originalRequest.secretQueryKeys)
         switch self {
         case .invalidStatusCode(_, let code): return "unacceptable status \(code) from \(url)"
         case .invalidContentType(_, let expected, let actual):
