@@ -102,8 +102,7 @@ public final class HTTPCache: Sendable {
             requestTime: requestTime, responseTime: responseTime, varyValues: varyValues
         ).withFreshnessComputed()
         // Worth keeping only if it can ever be used without a full reload.
-        let hasValidator = head.headers["ETag"] != nil || head.headers["Last-Modified"] != nil
-        guard entry.freshness.lifetime > .zero || hasValidator || control.staleWhileRevalidate != nil else { return nil }
+        guard entry.freshness.lifetime > .zero || entry.hasValidator || control.staleWhileRevalidate != nil else { return nil }
         return entry
     }
 
