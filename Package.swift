@@ -1,8 +1,11 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 // Library products depend on no other package: users get Net without a dependency tree.
-// Test targets may add real peers later (a loopback HTTP server, an independent multipart parser).
+// Integrations that need a package are opt-in products behind package traits (trait = the
+// integration's name, product `Net<Integration>`, no default traits): a package dependency used only
+// under a trait is not even fetched for a consumer that leaves the trait off. Docs/Architecture.md
+// has the pattern; `.ci/run` proves both sides as a consumer from a Git URL.
 let package = Package(
     name: "Net",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
@@ -12,9 +15,16 @@ let package = Package(
         .library(name: "NetTransport", targets: ["NetTransport"]),
         .library(name: "NetMultipart", targets: ["NetMultipart"]),
         .library(name: "NetReachability", targets: ["NetReachability"]),
+        // Opt-in: empty unless the consumer enables the trait `AsyncHTTPClient`.
+        .library(name: "NetAsyncHTTPClient", targets: ["NetAsyncHTTPClient"]),
     ],
-    // Test-only peers: no library product depends on them, so SwiftPM never resolves them for users.
+    traits: [
+        .trait(name: "AsyncHTTPClient", description: "NetAsyncHTTPClient: AsyncHTTPClientTransport on swift-server/async-http-client (SwiftNIO)."),
+    ],
     dependencies: [
+        // Resolved only for a consumer that enables the trait `AsyncHTTPClient`.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // Test-only peers: no library product depends on them, so SwiftPM never resolves them for users.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
     ],
@@ -26,6 +36,11 @@ let package = Package(
         .target(name: "CNetlink"),
         .target(name: "NetReachability", dependencies: [.target(name: "CNetlink", condition: .when(platforms: [.linux]))]),
         .target(name: "Net", dependencies: ["NetCore", "NetTransport", "NetMultipart", "NetReachability"]),
+        // Without the trait its sources compile to a placeholder that names the trait.
+        .target(name: "NetAsyncHTTPClient", dependencies: [
+            "NetTransport",
+            .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
+        ]),
         // Shared by the test targets: a posix_spawn process runner and a seeded random generator.
         .target(name: "NetTestSupport", path: "Tests/NetTestSupport"),
         .testTarget(name: "NetCoreTests", dependencies: ["NetCore", "NetTestSupport"]),
@@ -44,10 +59,11 @@ let package = Package(
             "NetTransport", "NetTestSupport", "CacheProbe",
             .product(name: "Hummingbird", package: "hummingbird"),
         ]),
-        // The transport conformance suite, run here for URLSessionTransport; Transports/AsyncHTTPClient
-        // links the same suite files and runs them for its transport.
+        // The transport conformance and fault suites, run for URLSessionTransport and, with the trait
+        // `AsyncHTTPClient` on (`swift test --enable-all-traits`), for AsyncHTTPClientTransport.
         .testTarget(name: "NetTransportConformanceTests", dependencies: [
-            "NetTransport", "NetTestSupport", "URLSessionFaultProbe", "LoadProbe", .product(name: "Hummingbird", package: "hummingbird"),
+            "Net", "NetTransport", "NetAsyncHTTPClient", "NetTestSupport", "URLSessionFaultProbe", "LoadProbe",
+            .product(name: "Hummingbird", package: "hummingbird"),
         ]),
         // Not a product: the load test's client and server in a process of their own, so its
         // memory and descriptor figures are its own.

@@ -14,8 +14,8 @@ let package = Package(
     name: "NetBenchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(path: ".."),
-        .package(path: "../Transports/AsyncHTTPClient"),
+        // The root with its trait `AsyncHTTPClient` on, for the `NetAsyncHTTPClient` product.
+        .package(path: "..", traits: ["AsyncHTTPClient"]),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
@@ -24,7 +24,7 @@ let package = Package(
         // The loopback server, the peers' clients and process probes (resident memory, descriptors).
         .target(name: "BenchmarkSupport", dependencies: [
             .product(name: "Net", package: root),
-            .product(name: "NetAsyncHTTPClient", package: "asynchttpclient"),
+            .product(name: "NetAsyncHTTPClient", package: root),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
@@ -33,7 +33,7 @@ let package = Package(
             dependencies: [
                 "BenchmarkSupport",
                 .product(name: "Net", package: root),
-                .product(name: "NetAsyncHTTPClient", package: "asynchttpclient"),
+                .product(name: "NetAsyncHTTPClient", package: root),
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],

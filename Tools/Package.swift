@@ -1,9 +1,9 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 // The `net` command-line tool. A package of its own so that swift-argument-parser and
-// AsyncHTTPClient never reach users of the library; it depends on the root package and on
-// Transports/AsyncHTTPClient by path.
+// AsyncHTTPClient never reach users of the library; it depends on the root package by path with
+// the trait `AsyncHTTPClient` on (its `NetAsyncHTTPClient` product).
 //
 // SwiftPM names a path dependency after its directory, and a clone's directory can be called
 // anything, so the root's identity is read from where this manifest sits.
@@ -16,15 +16,14 @@ let package = Package(
         .executable(name: "net", targets: ["net"]),
     ],
     dependencies: [
-        .package(path: ".."),
-        .package(path: "../Transports/AsyncHTTPClient"),
+        .package(path: "..", traits: ["AsyncHTTPClient"]),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         // Everything but `main`: the commands, item parsing and output, testable in-process.
         .target(name: "NetCLI", dependencies: [
             .product(name: "Net", package: root),
-            .product(name: "NetAsyncHTTPClient", package: "asynchttpclient"),
+            .product(name: "NetAsyncHTTPClient", package: root),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "net", dependencies: ["NetCLI"]),

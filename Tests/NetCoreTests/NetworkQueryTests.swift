@@ -83,7 +83,7 @@ struct NetworkQueryTests {
     }
 
     @Test("Random hostile keys and values decode back exactly with Python's urllib.parse.parse_qsl")
-    func roundTripPython() throws {
+    func roundTripPython() async throws {
         let strings = Self.hostileStrings
         var generator = SeededGenerator(seed: 42)
         let query = zip(strings, strings.shuffled(using: &generator)).map { NetworkQuery(key: $0, value: $1) }
@@ -94,7 +94,7 @@ struct NetworkQueryTests {
             pairs = urllib.parse.parse_qsl(query, keep_blank_values=True, strict_parsing=True, encoding='utf-8', errors='strict')
             print(json.dumps(pairs))
             """
-        let output = try runProcess("/usr/bin/env", ["python3", "-c", script], input: Data(built.utf8))
+        let output = try await runProcessOffPool("/usr/bin/env", ["python3", "-c", script], input: Data(built.utf8))
         let pairs = try JSONDecoder().decode([[String]].self, from: output)
         #expect(pairs.map { $0[0] } == query.map(\.key))
         #expect(pairs.map { $0[1] } == query.map { $0.value ?? "" })

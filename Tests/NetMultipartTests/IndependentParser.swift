@@ -1,6 +1,7 @@
 import Foundation
 import MultipartKit
 import NIOCore
+import NetTestSupport
 
 /// A part as vapor/multipart-kit's parser sees it.
 struct ParsedPart: Equatable {
@@ -12,14 +13,10 @@ struct ParsedPart: Equatable {
     }
 }
 
-/// Parses on a Dispatch thread: the parser is CPU-bound, and holding one of the few cooperative
-/// threads for seconds would delay unrelated tests that measure time.
+/// Parses on a thread of its own (``offPool(_:)``): the parser is CPU-bound, and holding one of the
+/// few cooperative threads for seconds would delay unrelated tests that measure time.
 func parseOffPool(_ body: Data, boundary: String, chunkSize: Int = 4096) async throws -> [ParsedPart] {
-    try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async {
-            continuation.resume(with: Result { try parseWithMultipartKit(body, boundary: boundary, chunkSize: chunkSize) })
-        }
-    }
+    try await offPool { try parseWithMultipartKit(body, boundary: boundary, chunkSize: chunkSize) }
 }
 
 /// Feeds `body` to multipart-kit in chunks of `chunkSize` bytes and returns the parts it found.

@@ -38,17 +38,18 @@ final class NetworkNamespace {
 
     deinit { _ = try? runProcess(ip, ["netns", "delete", name]) }
 
-    /// `ip -n <namespace> <arguments>`, split on spaces.
-    func ip(_ command: String) throws {
-        try runProcess(ip, ["-n", name] + command.split(separator: " ").map(String.init))
+    /// `ip -n <namespace> <arguments>`, split on spaces, off the cooperative pool.
+    func ip(_ command: String) async throws {
+        try await runProcessOffPool(ip, ["-n", name] + command.split(separator: " ").map(String.init))
     }
 
-    /// Many `ip` commands in one process (`ip -batch`), as fast as the kernel takes them.
-    func batch(_ commands: [String]) throws {
+    /// Many `ip` commands in one process (`ip -batch`), as fast as the kernel takes them, off the
+    /// cooperative pool (a 2,000-change batch keeps the kernel busy for a while).
+    func batch(_ commands: [String]) async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-batch")
         try Data(commands.joined(separator: "\n").utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        try runProcess(ip, ["-n", name, "-batch", file.path])
+        try await runProcessOffPool(ip, ["-n", name, "-batch", file.path])
     }
 
     /// Runs a program inside the namespace (`ip netns exec`, which also mounts the namespace's sysfs).

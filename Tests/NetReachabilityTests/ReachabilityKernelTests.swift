@@ -7,54 +7,54 @@ import Testing
 @Suite("Reachability on the real kernel")
 struct ReachabilityKernelTests {
     /// veth0 (ours) and its peer veth1, both up.
-    private func vethNamespace() throws -> NetworkNamespace {
+    private func vethNamespace() async throws -> NetworkNamespace {
         let namespace = try NetworkNamespace()
-        try namespace.ip("link add veth0 type veth peer name veth1")
-        try namespace.ip("link set veth1 up")
-        try namespace.ip("link set veth0 up")
+        try await namespace.ip("link add veth0 type veth peer name veth1")
+        try await namespace.ip("link set veth1 up")
+        try await namespace.ip("link set veth0 up")
         return namespace
     }
 
     @Test("Elements follow links, addresses and default routes (IPv4 and IPv6), one per real change")
     func followsChanges() async throws {
-        let namespace = try vethNamespace()
+        let namespace = try await vethNamespace()
         let daemon = try DaemonRun(namespace: namespace, arguments: ["--debounce-ms", "20"])
         var (index, line) = try await daemon.waitFor("the first element") { _ in true }
         #expect(line.connection == "unavailable" && !line.reachable)
 
-        try namespace.ip("addr add 192.0.2.2/24 dev veth0")
-        try namespace.ip("route add default via 192.0.2.1 dev veth0")
+        try await namespace.ip("addr add 192.0.2.2/24 dev veth0")
+        try await namespace.ip("route add default via 192.0.2.1 dev veth0")
         (index, line) = try await daemon.waitFor("IPv4 reachable", after: index + 1) { $0.reachable }
         #expect(line.connection == "other" && line.ipv4 && !line.ipv6 && !line.expensive)
         #expect(line.interfaces.map(\.name) == ["veth0"] && line.interfaces.first?.kind == "other")
         #expect(line.gateways.map(\.address) == ["192.0.2.1"])
 
-        try namespace.ip("addr add 2001:db8::2/64 dev veth0 nodad")
-        try namespace.ip("-6 route add default via 2001:db8::1 dev veth0 metric 500")
+        try await namespace.ip("addr add 2001:db8::2/64 dev veth0 nodad")
+        try await namespace.ip("-6 route add default via 2001:db8::1 dev veth0 metric 500")
         (index, line) = try await daemon.waitFor("IPv6 usable", after: index + 1) { $0.ipv6 }
         #expect(line.ipv4 && line.interfaces.first?.addresses == ["192.0.2.2", "2001:db8::2"])
         #expect(line.gateways.map(\.address) == ["192.0.2.1", "2001:db8::1"])
 
-        try namespace.ip("-6 route del default via 2001:db8::1 dev veth0")
+        try await namespace.ip("-6 route del default via 2001:db8::1 dev veth0")
         (index, line) = try await daemon.waitFor("IPv6 route gone", after: index + 1) { !$0.ipv6 }
         #expect(line.reachable && line.ipv4)
 
         // Deleting the last IPv4 address flushes the default route without any route event.
-        try namespace.ip("addr del 192.0.2.2/24 dev veth0")
+        try await namespace.ip("addr del 192.0.2.2/24 dev veth0")
         (index, line) = try await daemon.waitFor("unreachable without an IPv4 address", after: index + 1) { !$0.reachable }
 
-        try namespace.ip("addr add 192.0.2.3/24 dev veth0")
-        try namespace.ip("route add default via 192.0.2.1 dev veth0")
+        try await namespace.ip("addr add 192.0.2.3/24 dev veth0")
+        try await namespace.ip("route add default via 192.0.2.1 dev veth0")
         (index, line) = try await daemon.waitFor("reachable again", after: index + 1) { $0.reachable }
 
-        try namespace.ip("link set veth1 down")  // the peer going down drops veth0's carrier
+        try await namespace.ip("link set veth1 down")  // the peer going down drops veth0's carrier
         (index, line) = try await daemon.waitFor("no carrier", after: index + 1) { !$0.reachable }
-        try namespace.ip("link set veth1 up")
+        try await namespace.ip("link set veth1 up")
         // No route comes back by itself (the kernel flushed it), so no element is due; add it back.
-        try namespace.ip("route replace default via 192.0.2.1 dev veth0")
+        try await namespace.ip("route replace default via 192.0.2.1 dev veth0")
         (index, line) = try await daemon.waitFor("carrier and route back", after: index + 1) { $0.reachable }
 
-        try namespace.ip("link del veth0")
+        try await namespace.ip("link del veth0")
         (index, line) = try await daemon.waitFor("link deleted", after: index + 1) { !$0.reachable }
         #expect(line.interfaces.isEmpty && line.gateways.isEmpty)
 
@@ -66,28 +66,28 @@ struct ReachabilityKernelTests {
 
     @Test("A burst of 1,000 link flaps ends on the final truth")
     func burstOfFlaps() async throws {
-        let namespace = try vethNamespace()
-        try namespace.ip("addr add 192.0.2.2/24 dev veth0")
-        try namespace.ip("route add default via 192.0.2.1 dev veth0")
+        let namespace = try await vethNamespace()
+        try await namespace.ip("addr add 192.0.2.2/24 dev veth0")
+        try await namespace.ip("route add default via 192.0.2.1 dev veth0")
         let daemon = try DaemonRun(namespace: namespace, arguments: ["--debounce-ms", "20"])
         let first = try await daemon.waitFor("the first element") { _ in true }
         #expect(first.line.reachable)
 
-        try namespace.batch((0..<1000).flatMap { _ in ["link set veth0 down", "link set veth0 up"] } + ["route replace default via 192.0.2.1 dev veth0 metric 7"])
+        try await namespace.batch((0..<1000).flatMap { _ in ["link set veth0 down", "link set veth0 up"] } + ["route replace default via 192.0.2.1 dev veth0 metric 7"])
         let all = try await daemon.settle()
         let final = try #require(all.last)
-        let truth = try JSONDecoder().decode(PathLine.self, from: runProcess(namespace.ip, ["netns", "exec", namespace.name, try daemonPath(), "--once"]))
+        let truth = try JSONDecoder().decode(PathLine.self, from: await runProcessOffPool(namespace.ip, ["netns", "exec", namespace.name, try daemonPath(), "--once"]))
         #expect(final.sameState(as: truth), "final element \(final) differs from a fresh read \(truth)")
         #expect(final.reachable && final.ipv4 && final.gateways.map(\.metric) == [7])
         // The independent view: iproute2's own JSON for the default route.
-        let routes = try JSONSerialization.jsonObject(with: runProcess(namespace.ip, ["-n", namespace.name, "-j", "route", "show", "default"])) as? [[String: Any]]
+        let routes = try JSONSerialization.jsonObject(with: await runProcessOffPool(namespace.ip, ["-n", namespace.name, "-j", "route", "show", "default"])) as? [[String: Any]]
         #expect(routes?.first?["gateway"] as? String == final.gateways.first?.address)
         print("reachability burst: 2,000 link changes gave \(all.count - 1) elements after the first")
     }
 
     @Test("Starting and stopping 100 times returns descriptors and threads to their baseline")
     func startStopCycles() async throws {
-        let namespace = try vethNamespace()
+        let namespace = try await vethNamespace()
         let output = try await runProcessOffPool(namespace.ip, ["netns", "exec", namespace.name, try daemonPath(), "--cycles", "100"])
         struct Counts: Decodable { let fdsBefore, fdsAfter, threadsBefore, threadsAfter, monitorThreadsBefore, monitorThreadsAfter: Int }
         let counts = try JSONDecoder().decode(Counts.self, from: output)
@@ -101,7 +101,7 @@ struct ReachabilityKernelTests {
 
     @Test("Idle monitoring uses no CPU")
     func idleCPU() async throws {
-        let namespace = try vethNamespace()
+        let namespace = try await vethNamespace()
         let daemon = try DaemonRun(namespace: namespace, arguments: [])
         _ = try await daemon.waitFor("the first element") { _ in true }
         let pid = daemon.pid  // `ip netns exec` execs the daemon in place
@@ -120,8 +120,8 @@ struct ReachabilityKernelTests {
     @Test("Latency from the kernel's route event to the element")
     func latency() async throws {
         for debounceMilliseconds in [0, 50] {
-            let namespace = try vethNamespace()
-            try namespace.ip("addr add 192.0.2.2/24 dev veth0")
+            let namespace = try await vethNamespace()
+            try await namespace.ip("addr add 192.0.2.2/24 dev veth0")
             let monitor = try RouteMonitorRun(namespace: namespace)
             let daemon = try DaemonRun(namespace: namespace, arguments: ["--debounce-ms", String(debounceMilliseconds)])
             var (index, _) = try await daemon.waitFor("the first element") { _ in true }
@@ -129,7 +129,7 @@ struct ReachabilityKernelTests {
             var emitted: [Int64] = []
             for round in 0..<20 {
                 let adding = round.isMultiple(of: 2)
-                try namespace.ip(adding ? "route add default via 192.0.2.1 dev veth0" : "route del default via 192.0.2.1 dev veth0")
+                try await namespace.ip(adding ? "route add default via 192.0.2.1 dev veth0" : "route del default via 192.0.2.1 dev veth0")
                 let line: PathLine
                 (index, line) = try await daemon.waitFor("round \(round)", after: index + 1) { $0.reachable == adding }
                 emitted.append(line.realtimeNanoseconds)

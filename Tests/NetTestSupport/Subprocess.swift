@@ -114,6 +114,7 @@ package final class Subprocess {
 
 /// Runs a command to completion and returns its standard output; throws with its standard error
 /// if it exits with a non-zero status.
+@available(*, noasync, message: "blocks a cooperative thread: use runProcessOffPool")
 @discardableResult
 package func runProcess(_ executable: String, _ arguments: [String], input: Data? = nil, environment: [String: String]? = nil) throws -> Data {
     let child = try Subprocess(executable, arguments, input: input, environment: environment)
@@ -126,14 +127,12 @@ package func runProcess(_ executable: String, _ arguments: [String], input: Data
     return output
 }
 
-/// ``runProcess(_:_:input:environment:)`` on a Dispatch thread. A test that waits seconds for a
-/// process must not hold one of Swift's cooperative threads meanwhile: there are two on this
-/// machine, and with both blocked every async test in the process stalls (seen in CI: ~11 s stalls
-/// failing unrelated timing checks while the 512 MiB multipart probe and the 100-cycle daemon ran).
+/// ``runProcess(_:_:input:environment:)`` on a thread of its own (``offPool(_:)``). A test that
+/// waits for a process must not hold one of Swift's cooperative threads meanwhile: there are two on
+/// this machine, and with both blocked every async test in the process stalls (seen in CI: ~11 s
+/// stalls failing unrelated timing checks while the 512 MiB multipart probe and the 100-cycle
+/// daemon ran).
+@discardableResult
 package func runProcessOffPool(_ executable: String, _ arguments: [String], input: Data? = nil, environment: [String: String]? = nil) async throws -> Data {
-    try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async {
-            continuation.resume(with: Result { try runProcess(executable, arguments, input: input, environment: environment) })
-        }
-    }
+    try await offPool { try runProcess(executable, arguments, input: input, environment: environment) }
 }

@@ -3,15 +3,14 @@ import Net
 import Testing
 
 /// Docs/Getting-started.md's first request, verbatim (``DocumentationCoverageTests`` checks);
-/// compiled only, since it calls pypi.org.
+/// compiled only, since example.com is a placeholder.
 func gettingStartedFirstRequest() async throws {
-    struct Release: Decodable { let version: String }
-    struct Project: Decodable { let info: Release }
+    struct Release: Decodable { let name: String; let version: String }
 
     let client = NetworkClient(interceptors: [RetryPolicy()])
-    let project = try await client
-        .requestData(for: "https://pypi.org/pypi/pip/json")
+    let release = try await client
+        .requestData(for: "https://example.com/api/releases/latest")
         .validate()
-        .jsonDecode(Project.self)
-    print("pip", project.info.version)
+        .jsonDecode(Release.self)
+    print(release.name, release.version)
 }

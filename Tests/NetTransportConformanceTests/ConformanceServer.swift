@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HTTPTypes
 import NIOCore
+import NetTestSupport
 
 /// The loopback server every transport's conformance checks talk to (Hummingbird on 127.0.0.1).
 ///
@@ -18,10 +19,10 @@ enum ConformanceServer {
     static let gzipped = Data(base64Encoded: "H4sIAAAAAAACA+3JQQ2AMBAAMCunACkTAbuQPcgWjhfqsYCA9tuWT/Q85rXurMqK8x0r9tlH1hbNWmuttdZaa6211lprrbU/9gMnchV2cBcAAA==") ?? Data()
 
     /// Byte i is i % 251.
-    static func pattern(count: Int) -> Data { Data((0..<count).map { UInt8(truncatingIfNeeded: $0 % 251) }) }
+    static func pattern(count: Int) -> Data { TestPattern.bytes(count: count) }
 
     /// FNV-1a 64 of `data`.
-    static func hash(_ data: Data) -> UInt64 { data.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01b3 } }
+    static func hash(_ data: Data) -> UInt64 { FNV1a.hash(data) }
 
     private static func makeRouter() -> Router<BasicRequestContext> {
         let router = Router()

@@ -207,38 +207,3 @@ final class FaultServer: Sendable {
         }
     }
 }
-
-/// The client side of connections to a port, read from the kernel's socket table, so a test can
-/// see a socket the transport forgot to close (CLOSE_WAIT: the server left, the client never closed).
-enum ClientSockets {
-    /// The TCP states (the kernel's numbers) of the sockets whose remote end is `port`.
-    static func states(towardPort port: UInt16) -> [UInt8] {
-        ["/proc/net/tcp", "/proc/net/tcp6"].flatMap { path -> [UInt8] in
-            guard let table = readProcFile(path) else { return [] }
-            return table.split(separator: "\n").dropFirst().compactMap { line in
-                let fields = line.split(separator: " ")
-                guard fields.count > 3, let remotePort = fields[2].split(separator: ":").last,
-                      UInt16(remotePort, radix: 16) == port else { return nil }
-                return UInt8(fields[3], radix: 16)
-            }
-        }
-    }
-
-    static let closeWait: UInt8 = 0x08
-
-    /// procfs files report size 0, and Foundation's `String(contentsOfFile:)` returned only the
-    /// first 4,050 bytes of a 45 KB /proc/net/tcp here (Swift 6.3.1); read(2) to the end instead.
-    private static func readProcFile(_ path: String) -> String? {
-        let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var bytes = [UInt8]()
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = read(descriptor, &chunk, chunk.count)
-            guard count > 0 else { break }
-            bytes += chunk[0..<count]
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-}

@@ -4,7 +4,7 @@ import NetCore
 import NetTransport
 import Testing
 #if canImport(NetTestSupport)
-import NetTestSupport  // TestTiming; Transports/AsyncHTTPClient links TestTiming.swift itself
+import NetTestSupport  // TestTiming
 #endif
 
 /// Behaviour every `Transport` must show, written once and run against each transport: a package

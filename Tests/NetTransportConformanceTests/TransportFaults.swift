@@ -3,7 +3,7 @@ import NetCore
 import NetTransport
 import Testing
 #if canImport(NetTestSupport)
-import NetTestSupport  // TestTiming; Transports/AsyncHTTPClient links TestTiming.swift itself
+import NetTestSupport  // TestTiming
 #endif
 
 /// Faults every transport must survive, run against `FaultServer` like `TransportConformance`:
@@ -61,7 +61,7 @@ enum TransportFaults {
     /// forgets a connection the server closed leaves it in CLOSE_WAIT for ever.
     static func expectNoHalfClosedSockets() async throws {
         for _ in 0..<40 {
-            if !ClientSockets.states(towardPort: FaultServer.shared.port).contains(ClientSockets.closeWait) { return }
+            if await !ClientSockets.states(towardPort: FaultServer.shared.port).contains(ClientSockets.closeWait) { return }
             try await Task.sleep(for: .milliseconds(50))
         }
         Issue.record("a client socket to the fault server stayed in CLOSE_WAIT for 2 s")
@@ -147,7 +147,7 @@ enum TransportFaults {
                 #expect(response.body == Data("hello".utf8))
                 let next = try await transport.send(try request("/ok?size=3000"))
                 #expect(next.head.statusCode == 200 && next.body.count == 3_000)
-                #expect(next.body == Data((0..<3_000).map { UInt8(truncatingIfNeeded: $0 % 251) }))
+                #expect(next.body == TestPattern.bytes(count: 3_000))
             }
             try await expectNoHalfClosedSockets()
         },

@@ -2,7 +2,7 @@ import NetTransport
 import Testing
 
 /// `URLSessionTransport` against the transport conformance suite (`TransportConformance.checks`,
-/// shared with every transport; Transports/AsyncHTTPClient links the same files).
+/// shared with every transport: AsyncHTTPClientTransportConformanceTests runs it too).
 @Suite("Transport conformance: URLSessionTransport")
 struct URLSessionTransportConformanceTests {
     static let transport = URLSessionTransport()

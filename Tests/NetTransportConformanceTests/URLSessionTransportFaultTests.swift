@@ -4,7 +4,7 @@ import NetTransport
 import Testing
 
 /// `URLSessionTransport` against the fault suite (`TransportFaults.faults`, shared with every
-/// transport; Transports/AsyncHTTPClient links the same files).
+/// transport: AsyncHTTPClientTransportFaultTests runs it too).
 @Suite("Transport faults: URLSessionTransport")
 struct URLSessionTransportFaultTests {
     @Test("URLSessionTransport", arguments: TransportFaults.faults)

@@ -11,14 +11,8 @@ struct HTTPDiskCacheTests {
     private func probe(_ directory: URL, _ url: URL) async throws -> String {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
             .deletingLastPathComponent().appendingPathComponent("CacheProbe").path
-        return try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result {
-                    String(decoding: try runProcess(executable, [directory.path, url.absoluteString]), as: UTF8.self)
-                        .trimmingCharacters(in: .newlines)
-                })
-            }
-        }
+        return String(decoding: try await runProcessOffPool(executable, [directory.path, url.absoluteString]), as: UTF8.self)
+            .trimmingCharacters(in: .newlines)
     }
 
     @Test("A response stored by one process is served from disk by the next")

@@ -1,6 +1,6 @@
 import Foundation
 // One file, linked into each test target that needs a loopback server (NetTransportTests,
-// NetMultipartTests, NetTransportConformanceTests and Transports/AsyncHTTPClient's tests): as a
+// NetMultipartTests, NetTransportConformanceTests and the benchmarks): as a
 // target of its own it would be a root-package library depending on Hummingbird, and the root's
 // targets depend on no package; only test targets may.
 import Hummingbird

@@ -27,13 +27,7 @@ enum LoopbackServer {
     static let gzipText = String(repeating: "Net decompresses gzip bodies. ", count: 200)
 
     /// Deterministic bytes for bodies: position modulo 251.
-    static func pattern(count: Int) -> Data {
-        var data = Data(count: count)
-        data.withUnsafeMutableBytes { bytes in
-            for index in bytes.indices { bytes[index] = UInt8(truncatingIfNeeded: index % 251) }
-        }
-        return data
-    }
+    static func pattern(count: Int) -> Data { TestPattern.bytes(count: count) }
 
     /// The FNV-1a hash `/echo` reports for a body.
     static func checksum(_ data: Data) -> UInt64 { FNV1a.hash(data) }

@@ -1,10 +1,10 @@
+#if AsyncHTTPClient  // the package trait: without it this file compiles to nothing
 import NetAsyncHTTPClient
 import NetTransport
 import Testing
 
-/// `AsyncHTTPClientTransport` against the transport conformance suite; `ConformanceServer.swift`,
-/// `LoopbackHTTP.swift` and `TransportConformance.swift` here are links to the root package's
-/// copies, so both transports are held to the same checks.
+/// `AsyncHTTPClientTransport` against the transport conformance suite, the same checks
+/// `URLSessionTransportConformanceTests` runs, so both transports are held to one standard.
 @Suite("Transport conformance: AsyncHTTPClientTransport")
 struct AsyncHTTPClientTransportConformanceTests {
     static let transport = AsyncHTTPClientTransport()
@@ -14,3 +14,4 @@ struct AsyncHTTPClientTransportConformanceTests {
         try await check.run(Self.transport)
     }
 }
+#endif

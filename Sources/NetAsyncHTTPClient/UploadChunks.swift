@@ -1,3 +1,4 @@
+#if AsyncHTTPClient  // the package trait: without it this file compiles to nothing
 import AsyncHTTPClient
 import Foundation
 import NetCore
@@ -103,3 +104,4 @@ struct UploadChunks: AsyncSequence, Sendable {
         }
     }
 }
+#endif

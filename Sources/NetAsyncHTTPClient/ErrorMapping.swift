@@ -1,3 +1,4 @@
+#if AsyncHTTPClient  // the package trait: without it this file compiles to nothing
 import AsyncHTTPClient
 import Foundation
 import NetCore
@@ -60,3 +61,4 @@ enum ErrorMapping {
         return NetworkError.transport(.other("\(target): \(description)"))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if AsyncHTTPClient  // the package trait: without it this file compiles to nothing
 import AsyncHTTPClient
 import Foundation
 import NetCore
@@ -155,3 +156,4 @@ extension AsyncHTTPClientTransport {
         case doNotFollow
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if AsyncHTTPClient  // the package trait: without it this file compiles to nothing
 import AsyncHTTPClient
 import Foundation
 import NetCore
@@ -55,3 +56,4 @@ enum ResponseBodyReader {
         throw NetworkError.transport(.connectionLost("the body ended after \(received) of \(expected) bytes from \(NetworkRedaction.redactedURL(head.url))"))
     }
 }
+#endif

@@ -1,9 +1,10 @@
+#if AsyncHTTPClient  // the package trait: without it this file compiles to nothing
 import NetAsyncHTTPClient
 import NetTransport
 import Testing
 
-/// `AsyncHTTPClientTransport` against the fault suite (`TransportFaults.faults`, the same files
-/// the root package runs for URLSessionTransport). It survives every cut point, so none is left out.
+/// `AsyncHTTPClientTransport` against the fault suite (`TransportFaults.faults`, the same checks
+/// `URLSessionTransportFaultTests` runs). It survives every cut point, so none is left out.
 @Suite("Transport faults: AsyncHTTPClientTransport")
 struct AsyncHTTPClientTransportFaultTests {
     @Test("AsyncHTTPClientTransport", arguments: TransportFaults.faults)
@@ -11,3 +12,4 @@ struct AsyncHTTPClientTransportFaultTests {
         try await fault.run(TransportFaults.Subject(make: { AsyncHTTPClientTransport() }))
     }
 }
+#endif

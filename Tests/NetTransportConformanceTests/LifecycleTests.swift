@@ -1,3 +1,4 @@
+#if AsyncHTTPClient  // the package trait: without it this file compiles to nothing
 import Foundation
 import NetAsyncHTTPClient
 import NetCore
@@ -47,3 +48,4 @@ struct LifecycleTests {
         #expect(established / 2 <= 4 + 16, "\(established / 2) connections")
     }
 }
+#endif

@@ -1,0 +1,10 @@
+#if !AsyncHTTPClient
+/// Stands in for the transport when the package trait `AsyncHTTPClient` is off, so that code using
+/// it fails to compile with a message that says how to turn the trait on, instead of "cannot find
+/// type". With the trait off this module depends on no package and holds nothing else.
+@available(
+    *, unavailable,
+    message: "AsyncHTTPClientTransport needs Net's package trait \"AsyncHTTPClient\": .package(url: …, from: …, traits: [\"AsyncHTTPClient\"])"
+)
+public struct AsyncHTTPClientTransport: Sendable {}
+#endif

@@ -1,0 +1,59 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import NetTestSupport
+
+/// The client side of connections to a port, read from the kernel's socket table, so a test can
+/// see a socket the transport forgot to close (CLOSE_WAIT: the server left, the client never closed).
+enum ClientSockets {
+    /// The TCP states (the kernel's numbers) of the sockets whose remote end is `port`, read on a
+    /// thread of its own: after the load test the table holds thousands of lines, and scanning them
+    /// on the cooperative pool stalled other tests.
+    static func states(towardPort port: UInt16) async -> [UInt8] {
+        await offPool { scan(towardPort: port) }
+    }
+
+    private static func scan(towardPort port: UInt16) -> [UInt8] {
+        ["/proc/net/tcp", "/proc/net/tcp6"].flatMap { path -> [UInt8] in
+            guard let table = readProcFile(path) else { return [] }
+            return table.split(separator: UInt8(ascii: "\n")).dropFirst().compactMap { line in
+                // Fields: sl, local address, remote address ("HEX:PORT"), state, …
+                let fields = line.split(separator: UInt8(ascii: " "), maxSplits: 4)
+                guard fields.count > 3, let colon = fields[2].lastIndex(of: UInt8(ascii: ":")),
+                      hexValue(fields[2][(colon + 1)...]) == Int(port) else { return nil }
+                return hexValue(fields[3]).map { UInt8(truncatingIfNeeded: $0) }
+            }
+        }
+    }
+
+    private static func hexValue(_ digits: ArraySlice<UInt8>) -> Int? {
+        var value = 0
+        for digit in digits {
+            switch digit {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = value << 4 | Int(digit - UInt8(ascii: "0"))
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): value = value << 4 | Int(digit - UInt8(ascii: "A") + 10)
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = value << 4 | Int(digit - UInt8(ascii: "a") + 10)
+            default: return nil
+            }
+        }
+        return digits.isEmpty ? nil : value
+    }
+
+    static let closeWait: UInt8 = 0x08
+
+    /// procfs files report size 0, and Foundation's `String(contentsOfFile:)` returned only the
+    /// first 4,050 bytes of a 45 KB /proc/net/tcp here (Swift 6.3.1); read(2) to the end instead.
+    private static func readProcFile(_ path: String) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = read(descriptor, &chunk, chunk.count)
+            guard count > 0 else { break }
+            bytes += chunk[0..<count]
+        }
+        return bytes
+    }
+}

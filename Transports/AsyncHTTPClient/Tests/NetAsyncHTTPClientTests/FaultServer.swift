@@ -1,1 +1,0 @@
-../../../../Tests/NetTransportConformanceTests/FaultServer.swift

@@ -1,1 +1,0 @@
-../../../../Tests/NetTransportTests/LoopbackHTTP.swift

@@ -1,1 +1,0 @@
-../../../../Tests/NetTestSupport/TestTiming.swift
