@@ -6,5 +6,9 @@
     *, unavailable,
     message: "AsyncHTTPClientTransport needs Net's package trait \"AsyncHTTPClient\": .package(url: …, from: …, traits: [\"AsyncHTTPClient\"])"
 )
-public struct AsyncHTTPClientTransport: Sendable {}
+public struct AsyncHTTPClientTransport: Sendable {
+    /// Public so that a call to it reports the type's unavailability (the trait to enable) rather
+    /// than an inaccessible initialiser.
+    public init() {}
+}
 #endif
