@@ -22,6 +22,7 @@ extension NetworkError.RequestFailure: CustomStringConvertible {
         case .invalidTimeout(let duration): "invalid timeout \(duration): it must be positive"
         case .unreadableBodyFile(let path, let reason): "cannot read body file \(quoted(path)): \(reason)"
         case .bodyLengthMismatch(let expected, let actual): "the body declared \(expected) bytes but produced \(actual)"
+        case .requestHeadTooLarge(let bytes, let limit): "the URL and headers are \(bytes) bytes, more than this transport can send (\(limit)); shorten the URL or move data into the body"
         }
     }
 }
@@ -36,6 +37,7 @@ extension NetworkError.InvalidURLReason: CustomStringConvertible {
         case .unsupportedScheme(let scheme): "the scheme \(quoted(scheme)) is not supported; use http or https"
         case .missingHost: "it has no host"
         case .nonASCIIHost: "the host is not ASCII; give internationalised domain names in their xn-- form"
+        case .invalidPort(let port): "the port \(quoted(port)) is not a number from 1 to 65535"
         case .malformed: "it is not a valid URL"
         }
     }

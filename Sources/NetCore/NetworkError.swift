@@ -33,6 +33,9 @@ extension NetworkError {
         case unreadableBodyFile(path: String, reason: String)
         /// A body produced a different number of bytes than it declared.
         case bodyLengthMismatch(expected: Int64, actual: Int64)
+        /// The request line and headers are larger than the transport can send (`URLSessionTransport`:
+        /// libcurl's 1 MiB, less room for its own headers).
+        case requestHeadTooLarge(bytes: Int, limit: Int)
     }
 
     /// Why a URL string was refused.
@@ -50,6 +53,8 @@ extension NetworkError {
         case missingHost
         /// The host holds non-ASCII text; give internationalised names in their `xn--` form.
         case nonASCIIHost
+        /// The port is not a number from 1 to 65535 (shown as written).
+        case invalidPort(String)
         /// The string is not a URL at all.
         case malformed
     }

@@ -46,7 +46,8 @@ public struct NetworkRequest: Sendable, CustomStringConvertible {
     /// - Parameters:
     ///   - url: an absolute http or https URL.
     ///   - httpMethod: the method; `.get` by default.
-    ///   - headers: header fields, sent in order; repeated names are kept.
+    ///   - headers: header fields, sent in order (except by `URLSessionTransport`, whose
+    ///     FoundationNetworking keeps distinct names in a dictionary); repeated names are kept.
     ///   - query: parameters appended to the URL's query, after any already there.
     ///   - body: what to send; see ``NetworkRequestBody``.
     ///   - timeout: a positive limit for the whole exchange, or `nil` for the session's default.

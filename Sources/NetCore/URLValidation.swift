@@ -20,6 +20,7 @@ enum URLValidation {
         if let authority = authorityRange(in: string).map({ string[$0] }), !authority.allSatisfy(\.isASCII) {
             throw invalid(string, .nonASCIIHost)
         }
+        try validatePort(in: string, shown: string)
         guard let url = URL(string: PercentEncoding.escapeInvalidURLCharacters(string)) else {
             throw invalid(string, .malformed)
         }
@@ -34,7 +35,24 @@ enum URLValidation {
         guard supportedSchemes.contains(scheme.lowercased()) else {
             throw invalid(shown, .unsupportedScheme(scheme))
         }
+        try validatePort(in: url.absoluteString, shown: shown)
         guard let host = url.host, !host.isEmpty else { throw invalid(shown, .missingHost) }
+    }
+
+    /// The port, if the URL names one, must be 1–65535. Read from the text, because Foundation
+    /// keeps 99999 (which AsyncHTTPClient's NIO traps on, and which wraps to 34463 elsewhere) and
+    /// silently drops a port too long for an `Int`. An empty port (`host:/`) means the default.
+    private static func validatePort(in string: String, shown: String) throws {
+        guard let authorityRange = authorityRange(in: string) else { return }
+        var hostAndPort = string[authorityRange]
+        if let userInfoEnd = hostAndPort.lastIndex(of: "@") { hostAndPort = hostAndPort[hostAndPort.index(after: userInfoEnd)...] }
+        if let literalEnd = hostAndPort.lastIndex(of: "]") { hostAndPort = hostAndPort[hostAndPort.index(after: literalEnd)...] }
+        guard let colon = hostAndPort.lastIndex(of: ":") else { return }
+        let port = hostAndPort[hostAndPort.index(after: colon)...]
+        guard !port.isEmpty else { return }
+        guard port.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(port), (1...65_535).contains(value) else {
+            throw invalid(shown, .invalidPort(String(port)))
+        }
     }
 
     /// Appends encoded parameters to the URL's query, before any fragment, leaving every byte of

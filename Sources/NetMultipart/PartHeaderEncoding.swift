@@ -7,12 +7,10 @@ import NetCore
 
 /// Writes a part's header block, escaping as browsers do (WHATWG "multipart/form-data encoding
 /// algorithm"): in names, filenames and parameter values `"` becomes `%22`, CR `%0D` and LF
-/// `%0A` (and any other control character `%XX`); other characters, non-ASCII included, are
-/// sent as UTF-8. So no input can end the quoted
-/// string, add a header line or start a part.
-///
-/// A backslash is also written as `%5C`: browsers send it raw, but parsers that follow RFC 2616's
-/// quoted-string rules would read `\"` as an escaped quote and misplace the end of the value.
+/// `%0A`; other characters, backslash and non-ASCII included, are sent as they are (UTF-8), so
+/// parsers (Werkzeug, multipart-kit) read `a\b` as `a\b`. Beyond the standard, other control
+/// characters (NUL, ESC…), which no HTTP field may hold, become `%XX`. So no input can end the
+/// quoted string, add a header line or start a part.
 enum PartHeaderEncoding {
     static func headerBlock(for part: MultipartPart) throws -> Data {
         var disposition = "form-data; name=\"\(escape(part.name))\""
@@ -49,7 +47,6 @@ enum PartHeaderEncoding {
             case "\"": escaped += "%22"
             case "\r": escaped += "%0D"
             case "\n": escaped += "%0A"
-            case "\\": escaped += "%5C"
             case _ where scalar.value < 0x20 || scalar.value == 0x7f:
                 // Other control characters (NUL, ESC, …) have no business in a header either.
                 let hex = String(scalar.value, radix: 16, uppercase: true)

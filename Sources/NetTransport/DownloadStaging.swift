@@ -30,6 +30,10 @@ struct DownloadStaging {
         guard case .file(let staging) = destination, let finalURL else { return try result.get() }
         guard case .success(.download(let response)) = result else {
             discard()
+            // A full disk or a write error names the file the caller asked for, not our hidden one.
+            if case .failure(NetworkError.transport(.cannotWriteBody(staging.path, let reason))) = result {
+                throw NetworkError.transport(.cannotWriteBody(path: finalURL.path, reason: reason))
+            }
             return try result.get()
         }
         do { try BodyFile.replace(finalURL, with: staging) } catch {

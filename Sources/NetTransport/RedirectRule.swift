@@ -7,10 +7,14 @@ public enum RedirectRule {
     /// The request to send next, or `nil` when `head` is not a redirect that can be followed
     /// (not 301/302/303/307/308, no `Location`, or a `Location` that is not http(s)).
     ///
+    /// Throws ``NetworkError/RequestFailure/invalidURL(_:reason:)`` when the `Location` is http(s)
+    /// but cannot be sent (a port outside 1–65535): a server must not be able to steer a client to
+    /// a port that wraps round or traps.
+    ///
     /// 303 becomes GET (HEAD stays HEAD); 301 and 302 turn POST into GET; 307 and 308 keep the
     /// method and body. Credentials (`Authorization`, `Proxy-Authorization`, `Cookie`) are dropped
     /// when the target is another origin.
-    public static func nextRequest(after head: NetworkResponseHead, for request: NetworkRequest) -> NetworkRequest? {
+    public static func nextRequest(after head: NetworkResponseHead, for request: NetworkRequest) throws -> NetworkRequest? {
         let status = head.statusCode.rawValue
         guard [301, 302, 303, 307, 308].contains(status),
               let location = head.headers["Location"],
@@ -19,6 +23,7 @@ public enum RedirectRule {
               target.host != nil else { return nil }
         var next = request
         next.url = target
+        try next.validate()
         // 303 always becomes GET; 301/302 turn POST into GET as every client does. 307/308 keep all.
         let becomesGet = (status == 303 && request.httpMethod != .head)
             || ((status == 301 || status == 302) && request.httpMethod == .post)

@@ -30,12 +30,21 @@ enum URLErrorMapping {
              .clientCertificateRequired, .appTransportSecurityRequiresSecureConnection:
             return NetworkError.transport(.tls(message))
         case .badURL, .unsupportedURL:
-            // On Linux (Swift 6.3.1) URLSession refuses IPv6 literal hosts with badURL.
-            return NetworkError.transport(.other("\(message); URLSession on Linux cannot reach IPv6 literal hosts such as [::1]"))
+            // On Linux (Swift 6.3.1) URLSession refuses IPv6 literal hosts with badURL; it also
+            // says badURL for URLs libcurl will not take (`http://127.1/`) and for replies that are
+            // not HTTP/1.x, so the IPv6 hint is given only where it applies.
+            if request.url.host?.contains(":") == true {
+                return NetworkError.transport(.other("\(message); URLSession on Linux cannot reach IPv6 literal hosts such as [::1]: use a host name, or AsyncHTTPClientTransport"))
+            }
+            return NetworkError.transport(.other("\(message): URLSession (libcurl) refused the URL or could not read the reply as HTTP/1.x"))
         default:
             // libcurl's "transfer closed with N bytes remaining" arrives as an unknown (-1) code.
             if nsError.localizedDescription.contains("transfer closed") {
                 return NetworkError.transport(.connectionLost(message))
+            }
+            // FoundationNetworking fails the transfer when a header value is not UTF-8.
+            if nsError.localizedDescription.contains("Failed writing header") {
+                return NetworkError.transport(.connectionLost("\(message): a response header value is not UTF-8, which URLSession on Linux cannot read (AsyncHTTPClientTransport can)"))
             }
             // libcurl's certificate and handshake failures also arrive as -1 ("SSL certificate
             // problem: self-signed certificate", "SSL connect error").

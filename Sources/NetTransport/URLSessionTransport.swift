@@ -63,10 +63,15 @@ public final class URLSessionTransport: Transport {
         while true {
             let response = try await exchange(current, upload: upload, destination: destination,
                                               deadline: deadline, progress: progress)
-            guard case .follow(let limit) = configuration.redirectPolicy,
-                  let next = RedirectRule.nextRequest(after: response.head, for: current) else {
-                return response
+            guard case .follow(let limit) = configuration.redirectPolicy else { return response }
+            let next: NetworkRequest?
+            do {
+                next = try RedirectRule.nextRequest(after: response.head, for: current)
+            } catch {
+                if let file = response.fileURL { BodyFile.remove(file) }
+                throw error
             }
+            guard let next else { return response }
             if let file = response.fileURL { BodyFile.remove(file) }
             guard redirectCount < limit else {
                 throw NetworkError.transport(.tooManyRedirects(limit: limit, lastURL: next.redactedURL))
@@ -84,6 +89,10 @@ public final class URLSessionTransport: Transport {
         deadline: ContinuousClock.Instant,
         progress: TransportProgressHandler?
     ) async throws -> TransportResponse {
+        let headBytes = Self.requestHeadBytes(request)
+        guard headBytes <= Self.requestHeadLimit else {
+            throw NetworkError.request(.requestHeadTooLarge(bytes: headBytes, limit: Self.requestHeadLimit))
+        }
         let urlRequest = URLRequest(request, deadline: deadline)
         let task: URLSessionTask = switch upload {
         case .none: session.dataTask(with: urlRequest)
@@ -105,6 +114,18 @@ public final class URLSessionTransport: Transport {
 }
 
 extension URLSessionTransport {
+    /// libcurl refuses a request line and headers over 1 MiB with "Out of memory" (measured on
+    /// 7.88.1: a 1,048,3xx-byte URL fails, depending on its own headers); 4 KiB stay free for the
+    /// headers it adds (User-Agent, Accept-Encoding…).
+    static let requestHeadLimit = 1_048_576 - 4_096
+
+    /// The bytes of `request`'s request line and header fields as they go out.
+    static func requestHeadBytes(_ request: NetworkRequest) -> Int {
+        request.headers.reduce(request.httpMethod.rawValue.utf8.count + request.url.absoluteString.utf8.count + 12) {
+            $0 + $1.name.utf8.count + $1.value.utf8.count + 4
+        }
+    }
+
     /// How a ``URLSessionTransport`` behaves.
     public struct Configuration: Sendable {
         /// The limit for a whole exchange (redirects included) when a request sets no

@@ -19,6 +19,12 @@ struct URLValidationTests {
         ("https://example.com/\u{0}", .containsWhitespaceOrControlCharacter),
         ("https://exämple.com/", .nonASCIIHost),
         ("https://[::1", .malformed),
+        ("http://127.0.0.1:99999/", .invalidPort("99999")),
+        ("http://localhost:65536/", .invalidPort("65536")),
+        ("http://example.com:0/", .invalidPort("0")),
+        ("http://example.com:99999999999999999999999/", .invalidPort("99999999999999999999999")),
+        ("http://example.com:-1/", .invalidPort("-1")),
+        ("http://user:pw@[::1]:70000/", .invalidPort("70000")),
     ])
     func invalid(string: String, reason: NetworkError.InvalidURLReason) {
         do {
@@ -38,6 +44,23 @@ struct URLValidationTests {
         #expect(throws: NetworkError.self) { try NetworkRequest(url: relative) }
         let file = URL(fileURLWithPath: "/tmp/x")
         #expect(throws: NetworkError.self) { try NetworkRequest(url: file) }
+        // Foundation keeps 99999 and silently drops a port too long for an Int; Net refuses both.
+        for (string, port) in [("http://127.0.0.1:99999/", "99999"), ("http://h.test:99999999999999999999999/", "99999999999999999999999")] {
+            let url = try #require(URL(string: string))
+            #expect {
+                try NetworkRequest(url: url)
+            } throws: { error in
+                guard case NetworkError.request(.invalidURL(string, reason: .invalidPort(port))) = error else { return false }
+                return true
+            }
+        }
+    }
+
+    @Test("Ports 1 and 65535 and an empty port (the default) are accepted", arguments: [
+        "http://example.com:1/", "http://example.com:65535/", "http://example.com:/x", "http://[::1]:65535/",
+    ])
+    func validPorts(string: String) throws {
+        #expect(try NetworkRequest(url: string).url.absoluteString == string)
     }
 
     @Test("Valid URLs pass unchanged", arguments: [

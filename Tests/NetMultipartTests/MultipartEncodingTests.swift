@@ -45,7 +45,6 @@ struct MultipartEncodingTests {
         value.unicodeScalars.map { scalar -> String in
             switch scalar {
             case "\"": "%22"
-            case "\\": "%5C"
             case "\r": "%0D"
             case "\n": "%0A"
             case "\t": "%09"

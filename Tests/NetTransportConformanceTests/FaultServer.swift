@@ -16,7 +16,9 @@ import Synchronization
 /// - `/trickle?size=N`: headers, then one byte a second.
 /// - `/storm?key=K&failures=F&status=S[&retry-after=T]`: status S (503 by default) for the key's
 ///   first F requests, then 200 `ok`; `/count?key=K` says how many requests the key had.
-/// - `/loop`: a redirect to itself. `/huge-header?mb=M`: M MB of header fields, then a body.
+/// - `/loop`: a redirect to itself. `/redirect?location=L`: a 302 to L, as given.
+/// - `/latin1-header`: `X-Name: café` with é as the Latin-1 byte 0xE9. `/http09`: a line of text
+///   and a close, no status line. `/status-zero`: status 0. `/huge-header?mb=M`: M MB of header fields, then a body.
 /// - `/length-short`: `Content-Length: 5` and 13 bytes, kept alive. `/length-long`: claims 100,
 ///   sends 10 and closes.
 final class FaultServer: Sendable {
@@ -154,6 +156,18 @@ final class FaultServer: Sendable {
             return send(connection, Self.head(200, length: text.count) + text)
         case "/loop":
             return send(connection, Self.head(302, length: 0, extra: ["Location: /loop"]))
+        case "/latin1-header":
+            // "café" in Latin-1: the é is the single byte 0xE9, obs-text that is not UTF-8.
+            let head = Array("HTTP/1.1 200 Fault\r\nContent-Length: 2\r\nX-Name: caf".utf8) + [0xE9] + Array("\r\n\r\nok".utf8)
+            return send(connection, head)
+        case "/http09":
+            _ = send(connection, Array("hello, this is not HTTP/1.x\n".utf8))
+            return false
+        case "/status-zero":
+            _ = send(connection, Array("HTTP/1.1 0 Zero\r\nContent-Length: 2\r\n\r\nok".utf8))
+            return false
+        case "/redirect":
+            return send(connection, Self.head(302, length: 0, extra: ["Location: \(query["location"] ?? "/")"]))
         case "/huge-header":
             let megabytes = Int(query["mb"] ?? "") ?? 10
             guard send(connection, Array("HTTP/1.1 200 OK\r\n".utf8)) else { return false }

@@ -53,7 +53,29 @@ enum TransportConformance {
         return url
     }
 
+    static let distinctNames = ["X-Zulu", "X-Alpha", "X-Mike", "X-Bravo", "X-Yankee", "X-Charlie", "X-Oscar", "X-Delta"]
+
+    /// The header lines `/echo` received for ``distinctNames``, in arrival order.
+    static func distinctNamesEchoed(by transport: any Transport) async throws -> [String] {
+        let response = try await transport.send(try await request("/echo", headers: distinctNames.map { .header(key: $0, value: $0.lowercased()) }))
+        return try Echo(response.body).headers.filter { line in distinctNames.contains { line.hasPrefix($0 + ":") } }
+    }
+
+    /// `NetworkRequest` documents its header fields as sent in order.
+    static let distinctHeaderOrder = Check(name: "distinct header names arrive in the order written") { transport in
+        let echoed = try await distinctNamesEchoed(by: transport)
+        #expect(echoed == distinctNames.map { "\($0): \($0.lowercased())" })
+    }
+
+    /// What ``distinctHeaderOrder`` becomes for a transport that cannot keep the order: every
+    /// field still arrives with its value.
+    static let distinctHeadersInAnyOrder = Check(name: "distinct header names all arrive, in any order (declared limitation)") { transport in
+        let echoed = try await distinctNamesEchoed(by: transport)
+        #expect(Set(echoed) == Set(distinctNames.map { "\($0): \($0.lowercased())" }) && echoed.count == distinctNames.count)
+    }
+
     static let checks: [Check] = [
+        distinctHeaderOrder,
         Check(name: "every method reaches the server as itself") { transport in
             for method in [NetworkHttpMethod.get, .post, .put, .patch, .delete, .options] {
                 let response = try await transport.send(try await request("/echo", method: method))

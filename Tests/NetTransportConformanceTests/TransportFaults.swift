@@ -23,6 +23,10 @@ enum TransportFaults {
         /// Foundation finds no response, and no delegate or option can intercept it. A runner that sets this proves the crash in a child process
         /// instead (see `URLSessionTransportFaultTests`); only those cut points are left out here.
         var crashesOnHeadersCutByClose = false
+        /// FoundationNetworking fails the transfer ("Failed writing header") when a header value
+        /// holds a byte that is not UTF-8; a runner that sets this expects that typed error instead
+        /// of the response (Docs/Linux-notes.md).
+        var failsOnNonUTF8HeaderValue = false
     }
 
     /// One fault, named.
@@ -162,6 +166,47 @@ enum TransportFaults {
             }
             #expect(clock.now - start < TestTiming.scaled(.seconds(30)))
             try await expectNoHalfClosedSockets()
+        },
+        Fault(name: "a redirect to a port outside 1-65535: invalidURL naming the port, nothing sent there") { subject in
+            let transport = subject.make()
+            let wrapped = Int(FaultServer.shared.port) + 65_536  // would reach the fault server if it wrapped
+            for (location, port) in [("http://127.0.0.1:99999/ok", "99999"), ("http://localhost:\(wrapped)/ok", "\(wrapped)"),
+                                     ("http://127.0.0.1:0/ok", "0"), ("http://127.0.0.1:99999999999999999999999/ok", "99999999999999999999999")] {
+                let target = "/redirect?location=" + (location.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+                do {
+                    let response = try await transport.send(try request(target))
+                    Issue.record("\(location): followed to \(response.head.statusCode)")
+                } catch let NetworkError.request(.invalidURL(_, reason)) {
+                    #expect(reason == .invalidPort(port), "\(location)")
+                }
+                try await expectDownloadFailureKeepsDestination(transport, target)
+            }
+        },
+        Fault(name: "a header value that is not UTF-8: the response, or (declared) connectionLost naming the cause") { subject in
+            let transport = subject.make()
+            if subject.failsOnNonUTF8HeaderValue {
+                try await expectFailure(transport, "/latin1-header") { failure in
+                    guard case .connectionLost(let message) = failure else { return false }
+                    return message.contains("not UTF-8")
+                }
+            } else {
+                let response = try await transport.send(try request("/latin1-header"))
+                #expect(response.head.statusCode == 200 && response.body == Data("ok".utf8))
+                #expect(response.head.headers["X-Name"]?.hasPrefix("caf") == true, "\(response.head.headers)")
+            }
+            try await expectNoHalfClosedSockets()
+        },
+        Fault(name: "an HTTP/0.9 reply and status 0: typed errors that do not blame IPv6") { subject in
+            let transport = subject.make()
+            for target in ["/http09", "/status-zero"] {
+                do {
+                    let response = try await transport.send(try request(target))
+                    // A transport may accept status 0 as a response; it must not invent another.
+                    #expect(target == "/status-zero" && response.head.statusCode == 0, "\(target): \(response.head.statusCode)")
+                } catch let error as NetworkError {
+                    #expect(!"\(error)".contains("IPv6"), "\(target): \(error)")
+                }
+            }
         },
         Fault(name: "redirects in a loop: tooManyRedirects") { subject in
             try await expectFailure(subject.make(), "/loop", timeout: TestTiming.scaled(.seconds(30)), within: TestTiming.scaled(.seconds(40))) { failure in

@@ -33,6 +33,30 @@ struct URLSessionTransportFailureTests {
         #expect(fastest < TestTiming.scaled(.milliseconds(900)))
     }
 
+    @Test("the IPv6 hint is given for an IPv6 literal host only")
+    func ipv6Hint() async throws {
+        let port = try Self.closedPort()
+        let literal = await #expect(throws: NetworkError.self) { _ = try await transport.send(try NetworkRequest(url: "http://[::1]:\(port)/")) }
+        #expect("\(String(describing: literal))".contains("IPv6 literal"), "\(String(describing: literal))")
+        let shortForm = await #expect(throws: NetworkError.self) { _ = try await transport.send(try NetworkRequest(url: "http://127.1:\(port)/")) }
+        #expect(!"\(String(describing: shortForm))".contains("IPv6"), "\(String(describing: shortForm))")
+    }
+
+    @Test("a request head over libcurl's 1 MiB is refused before sending, naming the limit; one under it is sent")
+    func requestHeadLimit() async throws {
+        let base = try await TransportTest.request("/status/204").url.absoluteString
+        let tooLong = try NetworkRequest(url: base + "?q=" + String(repeating: "a", count: 1_100_000))
+        do {
+            _ = try await transport.send(tooLong)
+            Issue.record("a 1.1 MB URL was sent")
+        } catch NetworkError.request(.requestHeadTooLarge(let bytes, let limit)) {
+            #expect(bytes > 1_100_000 && limit == 1_048_576 - 4_096)
+        }
+        // Just under the limit libcurl sends it (the server may refuse a long line, but answers).
+        let near = try NetworkRequest(url: base + "?q=" + String(repeating: "a", count: 1_040_000))
+        #expect(try await transport.send(near).head.statusCode.rawValue > 0)
+    }
+
     @Test("a refused connection is cannotConnect")
     func refused() async throws {
         let port = try Self.closedPort()

@@ -23,7 +23,24 @@ struct Exchange {
         let response = try await client.requestData(for: plan.request)
         Output.write(printer.head(response.response))
         Output.write(printer.body(response.data, head: response.response))
-        return ExitStatus(statusCode: response.response.statusCode.rawValue)
+        return status(of: response.response)
+    }
+
+    /// The exit status a final response earns, with a note on standard error when the status is
+    /// not HTTP or a redirect was not followed, so the user knows why `net` stopped there.
+    private func status(of head: NetworkResponseHead) -> ExitStatus {
+        let code = head.statusCode.rawValue
+        if !(100..<600).contains(code) {
+            Output.error("net: the server answered with status \(code), which is not an HTTP status (100–599)\n")
+        } else if (300..<400).contains(code), !options.noFollow, let location = head.headers["Location"] {
+            let target = URL(string: location, relativeTo: head.url)?.absoluteURL
+            let scheme = target?.scheme?.lowercased() ?? ""
+            if scheme != "http" && scheme != "https" {
+                let shown = NetworkRedaction.redactedURL(target?.absoluteString ?? location)
+                Output.error("net: not following the redirect to \(shown): only http and https redirects are followed\n")
+            }
+        }
+        return ExitStatus(statusCode: code)
     }
 
     /// `--download`: the body goes to a hidden file beside `destination`, renamed over it only when
@@ -47,6 +64,11 @@ struct Exchange {
         let response: NetworkDownloadResponse
         do {
             response = try await client.requestDownload(for: plan.request, to: staging, progress: reporter)
+        } catch NetworkError.transport(.cannotWriteBody(_, let reason)) {
+            // The hidden staging file is ours, not the user's: name the file they asked for.
+            reporter.finish()
+            await drawing.value
+            throw NetworkError.transport(.cannotWriteBody(path: destination.path, reason: reason))
         } catch {
             reporter.finish()
             await drawing.value
@@ -55,7 +77,7 @@ struct Exchange {
         await drawing.value
 
         Output.write(printer.head(response.response))
-        let status = ExitStatus(statusCode: response.response.statusCode.rawValue)
+        let status = status(of: response.response)
         guard status == .success else {
             Output.write(printer.body(try response.bodyData(), head: response.response))
             return status

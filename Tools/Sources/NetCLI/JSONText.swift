@@ -22,55 +22,77 @@ public enum JSONText {
         return result + "\""
     }
 
-    /// `data` indented by two spaces per level, or `nil` when it is not JSON.
+    /// Bodies larger than this are printed as they are: checking and re-indenting them would cost
+    /// more than it helps to read them.
+    public static let prettyPrintingSizeLimit = 8 << 20
+    /// Nesting deeper than this is printed as it is: no human reads level 64.
+    public static let prettyPrintingDepthLimit = 64
+    /// Indentation stops growing at this depth, so one line never starts with more than 2 × this
+    /// many spaces.
+    public static let indentationDepthCap = 16
+
+    /// `data` indented by two spaces per level, or `nil` when it is not JSON or when
+    /// re-indenting it would cost too much: a body over ``prettyPrintingSizeLimit``, nesting past
+    /// ``prettyPrintingDepthLimit``, or output past four times the body (plus 4 KiB). So a hostile
+    /// body cannot turn into gigabytes of output; the caller prints it raw instead.
     public static func prettyPrinted(_ data: Data) -> String? {
-        guard (try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)) != nil,
-            let text = String(data: data, encoding: .utf8)
+        guard data.count <= prettyPrintingSizeLimit,
+            (try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)) != nil,
+            String(data: data, encoding: .utf8) != nil
         else { return nil }
-        var output = ""
-        output.reserveCapacity(text.utf8.count * 2)
+        let budget = 4 * data.count + 4_096
+        var output: [UInt8] = []
+        output.reserveCapacity(min(budget, 2 * data.count + 64))
         var depth = 0
         var inString = false
         var escaped = false
         var justOpened = false
-        func newline() { output += "\n" + String(repeating: "  ", count: depth) }
-        for character in text {
+        func newline() {
+            output.append(UInt8(ascii: "\n"))
+            output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * min(depth, indentationDepthCap)))
+        }
+        for byte in data {
             if inString {
-                output.append(character)
-                if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "\"" { inString = false }
+                output.append(byte)
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
                 continue
             }
-            if character.isWhitespace { continue }
+            switch byte {
+            case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"): continue
+            default: break
+            }
             if justOpened {
                 justOpened = false
-                if character == "}" || character == "]" {  // `{}` and `[]` stay on one line
+                if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") {  // `{}` and `[]` stay on one line
                     depth -= 1
-                    output.append(character)
+                    output.append(byte)
                     continue
                 }
                 newline()
             }
-            switch character {
-            case "{", "[":
-                output.append(character)
+            switch byte {
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                output.append(byte)
                 depth += 1
+                guard depth <= prettyPrintingDepthLimit else { return nil }
                 justOpened = true
-            case "}", "]":
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
                 depth -= 1
                 newline()
-                output.append(character)
-            case ",":
-                output.append(character)
+                output.append(byte)
+            case UInt8(ascii: ","):
+                output.append(byte)
                 newline()
-            case ":":
-                output += ": "
-            case "\"":
+            case UInt8(ascii: ":"):
+                output.append(contentsOf: [UInt8(ascii: ":"), UInt8(ascii: " ")])
+            case UInt8(ascii: "\""):
                 inString = true
-                output.append(character)
+                output.append(byte)
             default:
-                output.append(character)
+                output.append(byte)
             }
+            guard output.count <= budget else { return nil }
         }
-        return output
+        return String(decoding: output, as: UTF8.self)
     }
 }

@@ -9,8 +9,9 @@ public struct NetCommand: AsyncParsableCommand {
         commandName: "net",
         abstract: "HTTP requests and network reachability, built on the Net library.",
         discussion: """
-            Exit status: 0 success, 4 for a 4xx response, 5 for a 5xx response, 1 when the request could \
-            not be sent or answered (refused, timed out…), 2 for a mistake on the command line.
+            Exit status: 0 for a response from 100 to 399, 4 for a 4xx response, 5 for a 5xx response, 1 \
+            when the request could not be sent or answered (refused, timed out…) or the status is outside \
+            100–599, 2 for a mistake on the command line.
             """,
         subcommands: [
             VerbCommand<GetVerb>.self, VerbCommand<PostVerb>.self, VerbCommand<PutVerb>.self,

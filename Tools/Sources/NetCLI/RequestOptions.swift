@@ -47,9 +47,16 @@ public struct RequestOptions: ParsableArguments {
         guard retry >= 0 else { throw ValidationError("--retry must be 0 or more, not \(retry)") }
         if let timeout {
             guard timeout.isFinite, timeout > 0 else { throw ValidationError("--timeout must be a positive number of seconds, not \(timeout)") }
+            // Past this the nanosecond count of the deadline would overflow; nobody means more.
+            guard timeout <= Self.maximumTimeout else {
+                throw ValidationError("--timeout must be at most \(Int(Self.maximumTimeout)) seconds (a year), not \(timeout)")
+            }
         }
         if curl && download != nil { throw ValidationError("--curl prints a command and sends nothing, so --download has nothing to save") }
     }
+
+    /// The longest `--timeout` taken, in seconds: a year.
+    static let maximumTimeout: Double = 365 * 24 * 3600
 
     /// The request the arguments describe.
     func plan(method: NetworkHttpMethod) throws -> RequestPlan {

@@ -9,9 +9,10 @@ public struct UsageError: Error, Sendable, CustomStringConvertible {
 
 /// Why `net` stopped, and the status it exits with.
 public enum ExitStatus: Int32, Sendable {
-    /// The exchange succeeded (any status below 400).
+    /// The exchange succeeded (a status from 100 to 399).
     case success = 0
-    /// The request could not be sent or its response not read (refused, timed out, reset…).
+    /// The request could not be sent or its response not read (refused, timed out, reset…), or
+    /// the response was not valid HTTP (a status outside 100–599).
     case transportFailure = 1
     /// The command line was wrong.
     case usage = 2
@@ -20,12 +21,13 @@ public enum ExitStatus: Int32, Sendable {
     /// The server answered 5xx.
     case serverError = 5
 
-    /// The status for a response's HTTP status code.
+    /// The status for a response's HTTP status code; a code outside 100–599 is a protocol error.
     public init(statusCode: Int) {
         switch statusCode {
+        case 100..<400: self = .success
         case 400..<500: self = .clientError
         case 500..<600: self = .serverError
-        default: self = .success
+        default: self = .transportFailure
         }
     }
 }

@@ -37,6 +37,10 @@ struct ExitStatusTests {
         (["get", "http://127.0.0.1:9/", "X-A:line\nbreak"], "X-A"),
         (["post", "--form", "http://127.0.0.1:9/", "n:=1"], "--form"),
         (["get", "http://exa mple.com/"], "exa mple.com"),
+        (["get", "http://127.0.0.1:99999/"], "99999"),
+        (["get", ":70000/x"], "70000"),
+        (["get", "--timeout", "1e10", "http://127.0.0.1:9/"], "--timeout"),
+        (["get", "--timeout", "inf", "http://127.0.0.1:9/"], "--timeout"),
     ])
     func usage(_ arguments: [String], _ mentioned: String) async throws {
         let result = try await ProcessRunner.net(arguments)
@@ -68,5 +72,74 @@ struct ExitStatusTests {
         }
         guard bound else { throw ProcessFailure(description: "cannot bind a loopback port") }
         return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+/// Exit statuses and notes for what a server can send that is not a plain answer.
+@Suite("net: odd statuses, unfollowable redirects, a full disk")
+struct OddResponseTests {
+    @Test("A status outside 100-599 exits 1 with a note on stderr", arguments: ["urlsession", "ahc"])
+    func notHTTPStatus(_ transport: String) async throws {
+        let base = try await EchoServer.shared.baseURL()
+        let result = try await ProcessRunner.net(["get", "--transport", transport, base + "/status/999"])
+        #expect(result.status == 1, "\(result.standardError)")
+        #expect(result.output.hasPrefix("HTTP 999"), "\(result.output)")
+        #expect(result.standardError.contains("999") && result.standardError.contains("not an HTTP status"), "\(result.standardError)")
+    }
+
+    @Test("A redirect to a scheme net does not follow is printed, and stderr says why it stopped", arguments: [
+        "ftp://127.0.0.1/file", "file:///etc/passwd", "gopher://127.0.0.1/",
+    ])
+    func unfollowableRedirect(_ location: String) async throws {
+        let base = try await EchoServer.shared.baseURL()
+        let encoded = try #require(location.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+        let result = try await ProcessRunner.net(["get", base + "/redirect-to?location=" + encoded])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.output.hasPrefix("HTTP 302"))
+        #expect(result.standardError.contains("not following the redirect to \(location)"), "\(result.standardError)")
+        #expect(result.standardError.filter { $0 == "\n" }.count == 1)
+        // With --no-follow the user asked for the 3xx itself: no note.
+        let asked = try await ProcessRunner.net(["get", "--no-follow", base + "/redirect-to?location=" + encoded])
+        #expect(asked.status == 0 && asked.standardError.isEmpty, "\(asked.standardError)")
+    }
+
+    @Test("A redirect to port 99999 ends with an error naming the port, on both transports", arguments: ["urlsession", "ahc"])
+    func redirectToBadPort(_ transport: String) async throws {
+        let base = try await EchoServer.shared.baseURL()
+        let result = try await ProcessRunner.net(["get", "--transport", transport, base + "/redirect-to?location=http%3A%2F%2F127.0.0.1%3A99999%2F"])
+        #expect(result.status == 1, "\(result.standardError)")
+        #expect(result.standardError.contains("the port \"99999\" is not a number from 1 to 65535"), "\(result.standardError)")
+    }
+
+    @Test("Hostile JSON nested 500 deep prints within a small multiple of its size")
+    func hostileJSON() async throws {
+        let base = try await EchoServer.shared.baseURL()
+        let result = try await ProcessRunner.net(["get", base + "/nested?depth=500&bytes=2000000"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let size = result.output.utf8.count
+        #expect(size > 1_900_000 && size < 4 * 2_000_000 + 10_000, "\(size) bytes of output")
+        // Ordinary JSON is still re-indented.
+        let pretty = try await ProcessRunner.net(["get", base + "/nested?depth=2&bytes=20"])
+        #expect(pretty.output.contains("[\n  [\n    [\n"), "\(pretty.output)")
+    }
+
+    @Test("A full disk during --download names the destination, not a hidden file, and leaves nothing", arguments: ["urlsession", "ahc"])
+    func diskFull(_ transport: String) async throws {
+        let base = try await EchoServer.shared.baseURL()
+        let scratch = try ScratchDirectory()
+        let mountPoint = scratch.path("small")
+        try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
+        // A 256 KiB filesystem of our own (root, as the namespace tests need anyway).
+        let mounted = try await ProcessRunner.run("mount", ["-t", "tmpfs", "-o", "size=256k", "tmpfs", mountPoint])
+        try #require(mounted.status == 0, "mount tmpfs: \(mounted.standardError)")
+        defer {
+            _ = umount(mountPoint)
+            withExtendedLifetime(scratch) {}  // the directory outlives the mount
+        }
+        let destination = mountPoint + "/out.bin"
+        let result = try await ProcessRunner.net(["get", "--transport", transport, base + "/bytes/3000000", "--download", destination])
+        #expect(result.status == 1, "\(result.standardError)")
+        #expect(result.standardError.contains(destination) && !result.standardError.contains(".out.bin."), "\(result.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: mountPoint) == [], "left behind")
     }
 }

@@ -6,6 +6,8 @@ email parser), started on a free port that it prints as its first line of output
   /status/N       answers N with a small JSON body
   /bytes/N        answers N deterministic bytes (byte i is i % 251) with Content-Length
   /redirect       answers 302 to /echo
+  /redirect-to?location=L   answers 302 to L, as given
+  /nested?depth=D&bytes=N   answers about N bytes of JSON: arrays nested D deep, repeated
   /sleep/S        answers 200 after S seconds
   /flaky/KEY/N    answers 503 the first N times for KEY, then 200
 """
@@ -18,7 +20,7 @@ import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 
 FAILURES_SEEN = {}
@@ -66,6 +68,14 @@ class Handler(BaseHTTPRequestHandler):
             self.reply(status, json.dumps({"attempt": seen + 1}).encode())
         elif path.path == "/redirect":
             self.reply(302, b"", "text/plain", [("Location", "/echo")])
+        elif path.path == "/redirect-to":
+            location = dict(parse_qsl(path.query)).get("location", "/")
+            self.reply(302, b"", "text/plain", [("Location", location)])
+        elif path.path == "/nested":
+            query = dict(parse_qsl(path.query))
+            depth, size = int(query.get("depth", "500")), int(query.get("bytes", "2000000"))
+            unit = "[" * depth + "]" * depth
+            self.reply(200, ("[" + ",".join([unit] * max(1, size // (len(unit) + 1))) + "]").encode())
         else:
             self.reply(200, json.dumps(self.describe(path, body)).encode())
 
