@@ -22,8 +22,10 @@ let package = Package(
         .trait(name: "AsyncHTTPClient", description: "NetAsyncHTTPClient: AsyncHTTPClientTransport on swift-server/async-http-client (SwiftNIO)."),
     ],
     dependencies: [
-        // Resolved only for a consumer that enables the trait `AsyncHTTPClient`.
+        // Resolved only for a consumer that enables the trait `AsyncHTTPClient` (both already
+        // dependencies of AsyncHTTPClient itself).
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         // Test-only peers: no library product depends on them, so SwiftPM never resolves them for users.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
@@ -40,6 +42,8 @@ let package = Package(
         .target(name: "NetAsyncHTTPClient", dependencies: [
             "NetTransport",
             .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
+            // Its decompression-limit error, to report which limit a body broke.
+            .product(name: "NIOHTTPCompression", package: "swift-nio-extras", condition: .when(traits: ["AsyncHTTPClient"])),
         ]),
         // Shared by the test targets: a posix_spawn process runner and a seeded random generator.
         .target(name: "NetTestSupport", path: "Tests/NetTestSupport"),

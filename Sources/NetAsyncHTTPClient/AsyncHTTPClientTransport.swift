@@ -5,6 +5,7 @@ import NetCore
 import NetTransport
 import NIOCore
 import NIOHTTP1
+import NIOHTTPCompression
 
 /// A ``Transport`` on swift-server's AsyncHTTPClient (SwiftNIO), for Linux servers and daemons
 /// that should not be held back by URLSession.
@@ -27,7 +28,7 @@ public final class AsyncHTTPClientTransport: Transport {
         self.configuration = configuration
         var settings = HTTPClient.Configuration()
         settings.redirectConfiguration = .disallow  // Net follows redirects itself, like URLSessionTransport
-        settings.decompression = .enabled(limit: .none)
+        settings.decompression = .enabled(limit: Self.decompressionLimit(configuration.responseLimits.decompression))
         settings.connectionPool = .init(
             idleTimeout: .seconds(60),
             concurrentHTTP1ConnectionsPerHostSoftLimit: configuration.maximumConnectionsPerHost)
@@ -87,7 +88,7 @@ public final class AsyncHTTPClientTransport: Transport {
                         return try await self.exchange(request, to: destination, deadline: deadline, progress: progress)
                     }
                 } catch {
-                    throw ErrorMapping.networkError(for: error, request: request, deadlinePassed: ContinuousClock.now >= deadline)
+                    throw ErrorMapping.networkError(for: error, request: request, limits: self.configuration.responseLimits, deadlinePassed: ContinuousClock.now >= deadline)
                 }
             }
             group.addTask {
@@ -113,11 +114,19 @@ public final class AsyncHTTPClientTransport: Transport {
         var headers = NetworkHeaders()
         for (name, value) in response.headers { try? headers.add(name: name, value: value) }
         let head = NetworkResponseHead(statusCode: HTTPCode(Int(response.status.code)), headers: headers, url: request.url)
-        return try await ResponseBodyReader.read(response.body, head: head, method: request.httpMethod, to: destination, progress: progress)
+        return try await ResponseBodyReader.read(response.body, head: head, method: request.httpMethod, to: destination, limits: configuration.responseLimits, progress: progress)
     }
 
     static func timedOut(_ request: NetworkRequest) -> NetworkError {
         .transport(.timedOut("no complete response within \(request.timeout.map { "\($0)" } ?? "the default timeout") (\(request))"))
+    }
+
+    static func decompressionLimit(_ limit: ResponseLimits.DecompressionLimit) -> NIOHTTPDecompression.DecompressionLimit {
+        switch limit {
+        case .ratio(let ratio): .ratio(max(1, ratio))
+        case .size(let bytes): .size(Int(clamping: bytes))
+        case .none: .none
+        }
     }
 
     static func nanoseconds(_ duration: Duration) -> Int64 {
@@ -141,16 +150,21 @@ extension AsyncHTTPClientTransport {
         /// backoff, until ``connectTimeout``. Off by default: a refused connection fails at once as
         /// with `URLSessionTransport`, and `RetryPolicy` decides about retrying at the session layer.
         public var retriesConnectionEstablishment: Bool
+        /// How large a response body may grow (decompression bombs, bodies held in memory).
+        /// ``ResponseLimits/init(maximumInMemoryBodySize:decompression:)``'s defaults by default; the
+        /// ratio is SwiftNIO's, counted against the compressed bytes received so far.
+        public var responseLimits: ResponseLimits
 
         /// Creates a configuration; every parameter has the default described on its property.
         public init(timeout: Duration = .seconds(60), redirectPolicy: RedirectPolicy = .follow(limit: 10),
                     maximumConnectionsPerHost: Int = 8, connectTimeout: Duration = .seconds(10),
-                    retriesConnectionEstablishment: Bool = false) {
+                    retriesConnectionEstablishment: Bool = false, responseLimits: ResponseLimits = ResponseLimits()) {
             self.timeout = timeout
             self.redirectPolicy = redirectPolicy
             self.maximumConnectionsPerHost = max(1, maximumConnectionsPerHost)
             self.connectTimeout = connectTimeout
             self.retriesConnectionEstablishment = retriesConnectionEstablishment
+            self.responseLimits = responseLimits
         }
     }
 

@@ -2,8 +2,10 @@
 import AsyncHTTPClient
 import Foundation
 import NetCore
+import NetTransport
 import NIOCore
 import NIOHTTP1
+import NIOHTTPCompression
 
 /// AsyncHTTPClient's and SwiftNIO's errors as Net's typed ones, matching URLSessionTransport's.
 enum ErrorMapping {
@@ -16,9 +18,16 @@ enum ErrorMapping {
         (error as? ChannelError).map(staleConnectionErrors.contains) ?? false
     }
 
-    static func networkError(for error: any Error, request: NetworkRequest, deadlinePassed: Bool) -> any Error {
+    static func networkError(for error: any Error, request: NetworkRequest, limits: ResponseLimits, deadlinePassed: Bool) -> any Error {
         if error is NetworkError || error is CancellationError { return error }
         let target = request.description
+        if let decompression = error as? NIOHTTPDecompression.DecompressionError, decompression == .limit {
+            switch limits.decompression {
+            case .ratio(let ratio): return NetworkError.transport(.responseBodyLimitExceeded(.decompressionRatio(ratio)))
+            case .size(let bytes): return NetworkError.transport(.responseBodyLimitExceeded(.decompressedSize(bytes: bytes)))
+            case .none: break
+            }
+        }
         if let client = error as? HTTPClientError {
             switch client {
             case .cancelled: return CancellationError()

@@ -8,7 +8,7 @@ import NIOCore
 /// Reads a response body into memory or a file, reporting download progress and checking that a
 /// body without content coding is as long as its `Content-Length`.
 enum ResponseBodyReader {
-    static func read(_ body: HTTPClientResponse.Body, head: NetworkResponseHead, method: NetworkHttpMethod, to destination: TransportBodyDestination, progress: TransportProgressHandler?) async throws -> TransportResponse {
+    static func read(_ body: HTTPClientResponse.Body, head: NetworkResponseHead, method: NetworkHttpMethod, to destination: TransportBodyDestination, limits: ResponseLimits, progress: TransportProgressHandler?) async throws -> TransportResponse {
         let expected = head.headers["Content-Encoding"] == nil ? head.expectedContentLength : nil
         var received: Int64 = 0
         switch destination {
@@ -16,7 +16,12 @@ enum ResponseBodyReader {
             var data = Data()
             if let expected, expected <= 64 << 20 { data.reserveCapacity(Int(expected)) }
             for try await chunk in body {
-                data.append(contentsOf: chunk.readableBytesView)
+                // The decompression limits are SwiftNIO's (configured on the client); the
+                // in-memory limit is checked here, before the bytes are kept.
+                if let limit = limits.exceeded(decoded: received + Int64(chunk.readableBytes), inMemory: true, compressed: nil, isCompressed: false) {
+                    throw NetworkError.transport(.responseBodyLimitExceeded(limit))
+                }
+                chunk.withUnsafeReadableBytes { data.append(contentsOf: $0) }
                 received += Int64(chunk.readableBytes)
                 progress?(NetworkProgress(direction: .download, completedBytes: received, expectedBytes: expected))
             }
@@ -32,7 +37,7 @@ enum ResponseBodyReader {
                 defer { try? handle.close() }
                 for try await chunk in body {
                     do {
-                        try handle.write(contentsOf: Data(chunk.readableBytesView))
+                        try chunk.withUnsafeReadableBytes { try handle.write(contentsOf: $0) }
                     } catch {
                         throw NetworkError.transport(.cannotWriteBody(path: url.path, reason: "\(error)"))
                     }

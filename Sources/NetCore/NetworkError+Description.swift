@@ -88,7 +88,22 @@ extension NetworkError.TransportFailure: CustomStringConvertible {
         case .tooManyRedirects(let limit, let lastURL): "more than \(limit) redirects; the last pointed to \(lastURL)"
         case .cannotWriteBody(let path, let reason): "cannot write the response body to \(path): \(reason)"
         case .notInCache(let url): "no cached response for \(url), and the request's cache policy forbids the network"
+        case .responseBodyLimitExceeded(let limit): "the response body \(limit)"
         case .other(let message): message
+        }
+    }
+}
+
+extension NetworkError.ResponseBodyLimit: CustomStringConvertible {
+    /// Says which limit was passed and where it is set.
+    public var description: String {
+        switch self {
+        case .inMemorySize(let bytes):
+            "is larger than the in-memory limit of \(bytes) bytes (ResponseLimits.maximumInMemoryBodySize; download it to a file, or raise the limit)"
+        case .decompressionRatio(let ratio):
+            "inflated to more than \(ratio) times its compressed size, which looks like a decompression bomb (ResponseLimits.decompression: .ratio(\(ratio)); raise or lift it for a server you trust)"
+        case .decompressedSize(let bytes):
+            "decompressed to more than \(bytes) bytes (the decompression limit; raise or lift it for a server you trust)"
         }
     }
 }

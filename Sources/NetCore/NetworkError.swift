@@ -113,7 +113,21 @@ extension NetworkError {
         /// The request allowed only the cache (``NetworkCachePolicy/returnCacheDataDontLoad``) and
         /// the cache holds no response for it; names the URL.
         case notInCache(String)
+        /// The response body grew past one of the transport's limits (a decompression bomb, or a
+        /// body too large to hold in memory); names the limit. Nothing is left at a download's
+        /// destination.
+        case responseBodyLimitExceeded(ResponseBodyLimit)
         /// Any other transport failure, described.
         case other(String)
+    }
+
+    /// A limit on a response body (see `ResponseLimits` in NetTransport).
+    public enum ResponseBodyLimit: Sendable, Hashable {
+        /// More than this many bytes would have been held in memory.
+        case inMemorySize(bytes: Int64)
+        /// The body inflated to more than this many times its compressed size.
+        case decompressionRatio(Int)
+        /// The body decompressed to more than this many bytes.
+        case decompressedSize(bytes: Int64)
     }
 }

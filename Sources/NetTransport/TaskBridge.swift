@@ -25,11 +25,18 @@ final class TaskBridge: Sendable {
     private let destination: TransportBodyDestination
     private let progress: TransportProgressHandler?
     private let request: NetworkRequest
+    private let limits: ResponseLimits
+    private let taskQueue: DispatchQueue
     private let state = Locked(State())
 
-    init(request: NetworkRequest, destination: TransportBodyDestination, progress: TransportProgressHandler?) {
+    /// `taskQueue` is where URLSession's blocking task calls (`cancel()`) are made; see
+    /// `URLSessionTransport.taskQueue`.
+    init(request: NetworkRequest, destination: TransportBodyDestination, limits: ResponseLimits, taskQueue: DispatchQueue,
+         progress: TransportProgressHandler?) {
         self.request = request
         self.destination = destination
+        self.limits = limits
+        self.taskQueue = taskQueue
         self.progress = progress
     }
 
@@ -87,6 +94,16 @@ final class TaskBridge: Sendable {
     func receive(_ data: Data) {
         let outcome = state.withLock { state -> Result<NetworkProgress?, any Error> in
             guard !state.finished else { return .success(nil) }
+            // libcurl has already decoded the body; the head still says how it was encoded, and
+            // its Content-Length (if any) is the compressed size.
+            let encoding = state.head?.headers["Content-Encoding"]?.lowercased()
+            let isCompressed = encoding.map { !$0.isEmpty && $0 != "identity" } ?? false
+            if let limit = limits.exceeded(
+                decoded: state.received + Int64(data.count), inMemory: destination.isMemory,
+                compressed: isCompressed ? state.head?.expectedContentLength : nil, isCompressed: isCompressed)
+            {
+                return .failure(NetworkError.transport(.responseBodyLimitExceeded(limit)))
+            }
             do {
                 if let file = state.file, case .file(let url) = destination {
                     try BodyFile.write(data, to: file, path: url.path)
@@ -195,7 +212,7 @@ final class TaskBridge: Sendable {
     /// waiting 50 ms lets short exchanges finish on their own, so only long transfers, which are
     /// not completing, are cancelled.
     private func stopLater(_ task: URLSessionTask) {
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50)) { [self] in
+        taskQueue.asyncAfter(deadline: .now() + .milliseconds(50)) { [self] in
             let completed = state.withLock { state in
                 defer { state.task = nil }
                 return state.urlSessionCompleted

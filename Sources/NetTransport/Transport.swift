@@ -44,6 +44,9 @@ public enum TransportBodyDestination: Sendable, Hashable {
     case memory
     /// Written to this file (created or replaced), never held in memory as a whole.
     case file(URL)
+
+    /// Whether the body is kept in memory.
+    public var isMemory: Bool { self == .memory }
 }
 
 /// What a transport received: the response head, and the body in memory or in a file.

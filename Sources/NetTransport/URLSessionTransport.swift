@@ -26,6 +26,12 @@ public final class URLSessionTransport: Transport {
     public let configuration: Configuration
     private let session: URLSession
     private let delegate: SessionDelegate
+    /// Where tasks are created, resumed and cancelled. FoundationNetworking makes each of those
+    /// calls wait (`sync`) for the session's internal queue, which is busy while libcurl works
+    /// through many transfers; made from Swift's cooperative pool (two threads here), those waits
+    /// stalled every async task in the process for seconds. A serial Dispatch queue gets its own
+    /// thread, so only this transport's submissions wait.
+    private let taskQueue = DispatchQueue(label: "Net.URLSessionTransport.tasks")
 
     /// Creates a transport with its own URLSession.
     public init(configuration: Configuration = Configuration()) {
@@ -94,17 +100,21 @@ public final class URLSessionTransport: Transport {
             throw NetworkError.request(.requestHeadTooLarge(bytes: headBytes, limit: Self.requestHeadLimit))
         }
         let urlRequest = URLRequest(request, deadline: deadline)
-        let task: URLSessionTask = switch upload {
-        case .none: session.dataTask(with: urlRequest)
-        case .data(let data): session.uploadTask(with: urlRequest, from: data)
-        case .file(let url, _): session.uploadTask(with: urlRequest, fromFile: url)
-        }
-        let bridge = TaskBridge(request: request, destination: destination, progress: progress)
-        delegate.register(bridge, for: task)
+        let bridge = TaskBridge(request: request, destination: destination, limits: configuration.responseLimits,
+                                taskQueue: taskQueue, progress: progress)
+        let (session, delegate) = (session, delegate)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                if !bridge.start(task, continuation: continuation, deadline: deadline) {
-                    delegate.unregister(task)
+                taskQueue.async {
+                    let task: URLSessionTask = switch upload {
+                    case .none: session.dataTask(with: urlRequest)
+                    case .data(let data): session.uploadTask(with: urlRequest, from: data)
+                    case .file(let url, _): session.uploadTask(with: urlRequest, fromFile: url)
+                    }
+                    delegate.register(bridge, for: task)
+                    if !bridge.start(task, continuation: continuation, deadline: deadline) {
+                        delegate.unregister(task)
+                    }
                 }
             }
         } onCancel: {
@@ -137,18 +147,25 @@ extension URLSessionTransport {
         public var maximumConnectionsPerHost: Int
         /// Where streamed bodies are spooled before upload. The system's temporary directory by default.
         public var temporaryDirectory: URL
+        /// How large a response body may grow (decompression bombs, bodies held in memory).
+        /// ``ResponseLimits/init(maximumInMemoryBodySize:decompression:)``'s defaults by default.
+        /// libcurl decodes bodies before Net sees them, so the compression ratio is checked against
+        /// `Content-Length`; a compressed body without one is held to the in-memory limit.
+        public var responseLimits: ResponseLimits
 
         /// Creates a configuration; every parameter has the default described on its property.
         public init(
             timeout: Duration = .seconds(60),
             redirectPolicy: RedirectPolicy = .follow(limit: 10),
             maximumConnectionsPerHost: Int = 8,
-            temporaryDirectory: URL = FileManager.default.temporaryDirectory
+            temporaryDirectory: URL = FileManager.default.temporaryDirectory,
+            responseLimits: ResponseLimits = ResponseLimits()
         ) {
             self.timeout = timeout
             self.redirectPolicy = redirectPolicy
             self.maximumConnectionsPerHost = max(1, maximumConnectionsPerHost)
             self.temporaryDirectory = temporaryDirectory
+            self.responseLimits = responseLimits
         }
     }
 

@@ -40,6 +40,15 @@ package final class Subprocess {
         posix_spawn_file_actions_addopen(&actions, 2, scratch.appendingPathComponent("stderr").path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
         posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
+        // Nothing else crosses into the child. libcurl's sockets are not close-on-exec, and a
+        // child holding a copy kept connections the tests had closed in CLOSE_WAIT for its whole
+        // life (seen: LoadProbe holding two fault-suite sockets, failing every fault check's
+        // half-closed-socket check at once).
+        // (glibc 2.34+; Swift's Glibc module does not import it, so it is looked up by name.)
+        guard let closeFrom = Self.addCloseFrom else {
+            throw CommandFailed(description: "posix_spawn_file_actions_addclosefrom_np is missing (glibc 2.34 or later is needed)")
+        }
+        _ = closeFrom(&actions, 3)
 
         // Children inherit the signal mask, and libdispatch blocks signals on its threads: without
         // this, a child never sees the SIGTERM that ends it.
@@ -87,6 +96,11 @@ package final class Subprocess {
     package var standardError: String {
         (try? String(contentsOf: scratch.appendingPathComponent("stderr"), encoding: .utf8)) ?? ""
     }
+
+    private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+
+    private static let addCloseFrom: AddCloseFrom? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
+        .map { unsafeBitCast($0, to: AddCloseFrom.self) }
 
     /// Waits for the child to exit and returns its exit status (128 + signal if killed).
     @discardableResult

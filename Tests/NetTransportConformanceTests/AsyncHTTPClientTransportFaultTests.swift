@@ -9,7 +9,8 @@ import Testing
 struct AsyncHTTPClientTransportFaultTests {
     @Test("AsyncHTTPClientTransport", arguments: TransportFaults.faults)
     func survives(_ fault: TransportFaults.Fault) async throws {
-        try await fault.run(TransportFaults.Subject(make: { AsyncHTTPClientTransport() }))
+        try await fault.run(TransportFaults.Subject(
+            make: { AsyncHTTPClientTransport() }, makeLimited: { AsyncHTTPClientTransport(configuration: .init(responseLimits: $0)) }))
     }
 }
 #endif

@@ -17,6 +17,8 @@ import Synchronization
 /// - `/storm?key=K&failures=F&status=S[&retry-after=T]`: status S (503 by default) for the key's
 ///   first F requests, then 200 `ok`; `/count?key=K` says how many requests the key had.
 /// - `/loop`: a redirect to itself. `/redirect?location=L`: a 302 to L, as given.
+/// - `/gzip-bomb[?chunked=1]`: the gzip body set with `setGzipBomb` (`Content-Encoding: gzip`),
+///   with a `Content-Length` or chunked.
 /// - `/latin1-header`: `X-Name: café` with é as the Latin-1 byte 0xE9. `/http09`: a line of text
 ///   and a close, no status line. `/status-zero`: status 0. `/huge-header?mb=M`: M MB of header fields, then a body.
 /// - `/length-short`: `Content-Length: 5` and 13 bytes, kept alive. `/length-long`: claims 100,
@@ -27,6 +29,7 @@ final class FaultServer: Sendable {
     let port: UInt16
     private let listener: Int32
     private let counts = Mutex<[String: Int]>([:])
+    private let gzipBomb = Mutex<[UInt8]>([])
 
     var baseURL: String { "http://127.0.0.1:\(port)" }
 
@@ -59,6 +62,9 @@ final class FaultServer: Sendable {
     }
 
     func count(_ key: String) -> Int { counts.withLock { $0[key] ?? 0 } }
+
+    /// Sets the gzip body `/gzip-bomb` serves (made by the test with gzip(1); see `TransportFaults`).
+    func setGzipBomb(_ bytes: [UInt8]) { gzipBomb.withLock { $0 = bytes } }
 
     private func serve(_ connection: Int32) {
         var buffered = [UInt8]()
@@ -156,6 +162,19 @@ final class FaultServer: Sendable {
             return send(connection, Self.head(200, length: text.count) + text)
         case "/loop":
             return send(connection, Self.head(302, length: 0, extra: ["Location: /loop"]))
+        case "/gzip-bomb":
+            let bomb = gzipBomb.withLock { $0 }
+            guard query["chunked"] == "1" else {
+                return send(connection, Self.head(200, length: bomb.count, extra: ["Content-Encoding: gzip"]) + bomb)
+            }
+            var bytes = Array("HTTP/1.1 200 Fault\r\nTransfer-Encoding: chunked\r\nContent-Encoding: gzip\r\nContent-Type: application/octet-stream\r\n\r\n".utf8)
+            var offset = 0
+            while offset < bomb.count {
+                let piece = bomb[offset..<min(bomb.count, offset + 16_384)]
+                bytes += Array((String(piece.count, radix: 16) + "\r\n").utf8) + piece + Array("\r\n".utf8)
+                offset += piece.count
+            }
+            return send(connection, bytes + Array("0\r\n\r\n".utf8))
         case "/latin1-header":
             // "café" in Latin-1: the é is the single byte 0xE9, obs-text that is not UTF-8.
             let head = Array("HTTP/1.1 200 Fault\r\nContent-Length: 2\r\nX-Name: caf".utf8) + [0xE9] + Array("\r\n\r\nok".utf8)

@@ -17,6 +17,11 @@ enum TransportFaults {
     struct Subject: Sendable {
         /// Makes a fresh transport.
         let make: @Sendable () -> any Transport
+        /// Makes a fresh transport with these response limits.
+        let makeLimited: @Sendable (ResponseLimits) -> any Transport
+        /// A transport that cannot count compressed bytes of a chunked body (libcurl decodes
+        /// before Net sees the bytes) holds it to the in-memory limit instead of the ratio.
+        var ratioNeedsContentLength = false
         /// FoundationNetworking (Swift 6.3.1, libcurl 7.88) stops the process with "Transfer
         /// completed, but there's no response" when a server closes (FIN) inside the header
         /// block after the status line and before `Content-Length`: libcurl reports success and
@@ -68,7 +73,9 @@ enum TransportFaults {
             if await !ClientSockets.states(towardPort: FaultServer.shared.port).contains(ClientSockets.closeWait) { return }
             try await Task.sleep(for: .milliseconds(50))
         }
-        Issue.record("a client socket to the fault server stayed in CLOSE_WAIT for 2 s")
+        // Which process holds it (`ss -p`): a leak into a child process once looked like one here.
+        let sockets = (try? await runProcessOffPool("/usr/bin/env", ["ss", "-tanp", "state", "close-wait"])).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        Issue.record("a client socket to the fault server stayed in CLOSE_WAIT for 2 s:\n\(sockets)")
     }
 
     static func isLost(_ failure: NetworkError.TransportFailure) -> Bool {
@@ -107,7 +114,42 @@ enum TransportFaults {
             + [head / 2 + 10, head - 1, head, head + 1, head + size / 2, head + size - 1]
     }
 
+    /// 64 MiB of zeros as gzip (about 65 KB): a ratio near 1,000, made once with gzip(1).
+    static let bomb = Task { try await runProcessOffPool("/bin/sh", ["-c", "head -c 67108864 /dev/zero | gzip -c"]) }
+    static let bombSize: Int64 = 64 << 20
+
+    static func expectLimit(_ transport: any Transport, _ target: String, to destination: TransportBodyDestination = .memory, _ expected: NetworkError.ResponseBodyLimit) async throws {
+        do {
+            let response = try await transport.send(try request(target, timeout: TestTiming.scaled(.seconds(30))), to: destination, progress: nil)
+            Issue.record("\(target): \(response.bodyByteCount) bytes passed the limit \(expected)")
+        } catch NetworkError.transport(.responseBodyLimitExceeded(let limit)) {
+            #expect(limit == expected, "\(target)")
+        }
+    }
+
     static let faults: [Fault] = [
+        Fault(name: "a decompression bomb (64 MiB of zeros in 65 KB of gzip): stopped at the limit, typed, nothing left") { subject in
+            FaultServer.shared.setGzipBomb([UInt8](try await bomb.value))
+            // Defaults: 100x the compressed size.
+            try await expectLimit(subject.make(), "/gzip-bomb", .decompressionRatio(100))
+            // A size limit instead of the ratio.
+            try await expectLimit(subject.makeLimited(ResponseLimits(decompression: .size(1 << 20))), "/gzip-bomb", .decompressedSize(bytes: 1 << 20))
+            // The in-memory limit, with no decompression limit at all.
+            try await expectLimit(subject.makeLimited(ResponseLimits(maximumInMemoryBodySize: 8 << 20, decompression: .none)), "/gzip-bomb?chunked=1", .inMemorySize(bytes: 8 << 20))
+            // Chunked to a file: the ratio where the transport can count compressed bytes, else the in-memory size.
+            let limited = subject.makeLimited(ResponseLimits(maximumInMemoryBodySize: 8 << 20))
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("net-bomb-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let destination = directory.appendingPathComponent("bomb.bin")
+            try await expectLimit(limited, "/gzip-bomb?chunked=1", to: .file(destination),
+                                  subject.ratioNeedsContentLength ? .decompressedSize(bytes: 8 << 20) : .decompressionRatio(100))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [], "left behind")
+            try await expectDownloadFailureKeepsDestination(subject.make(), "/gzip-bomb")
+            // Lifted, the same body decodes in full.
+            let lifted = try await subject.makeLimited(.unlimited).send(try request("/gzip-bomb?chunked=1", timeout: TestTiming.scaled(.seconds(30))))
+            #expect(lifted.body == Data(count: Int(bombSize)))  // one memcmp, not a byte loop on the cooperative pool
+        },
         Fault(name: "closed before responding: connection lost at once") { subject in
             try await expectFailure(subject.make(), "/close", isLost)
             try await expectNoHalfClosedSockets()

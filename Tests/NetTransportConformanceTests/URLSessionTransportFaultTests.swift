@@ -9,7 +9,9 @@ import Testing
 struct URLSessionTransportFaultTests {
     @Test("URLSessionTransport", arguments: TransportFaults.faults)
     func survives(_ fault: TransportFaults.Fault) async throws {
-        try await fault.run(TransportFaults.Subject(make: { URLSessionTransport() }, crashesOnHeadersCutByClose: true, failsOnNonUTF8HeaderValue: true))
+        try await fault.run(TransportFaults.Subject(
+            make: { URLSessionTransport() }, makeLimited: { URLSessionTransport(configuration: .init(responseLimits: $0)) },
+            ratioNeedsContentLength: true, crashesOnHeadersCutByClose: true, failsOnNonUTF8HeaderValue: true))
     }
 
     /// The one fault URLSessionTransport cannot survive, proven in a child process so the claim in

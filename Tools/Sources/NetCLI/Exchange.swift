@@ -10,9 +10,11 @@ struct Exchange {
     func perform(_ plan: RequestPlan) async throws -> ExitStatus {
         let transport: any Transport = switch options.transport {
         case .urlsession:
-            URLSessionTransport(configuration: .init(redirectPolicy: options.noFollow ? .doNotFollow : .follow(limit: 10)))
+            URLSessionTransport(configuration: .init(
+                redirectPolicy: options.noFollow ? .doNotFollow : .follow(limit: 10), responseLimits: options.responseLimits))
         case .ahc:
-            AsyncHTTPClientTransport(configuration: .init(redirectPolicy: options.noFollow ? .doNotFollow : .follow(limit: 10)))
+            AsyncHTTPClientTransport(configuration: .init(
+                redirectPolicy: options.noFollow ? .doNotFollow : .follow(limit: 10), responseLimits: options.responseLimits))
         }
         let interceptors: [any NetworkInterceptor] = options.retry > 0 ? [RetryPolicy(maximumRetries: options.retry)] : []
         let client = NetworkClient(transport: transport, interceptors: interceptors)

@@ -39,6 +39,12 @@ public struct RequestOptions: ParsableArguments {
     @Flag(help: "Do not follow redirects.")
     var noFollow = false
 
+    @Option(help: ArgumentHelp(
+        "The most bytes a body may decode to, in memory or in a --download file (K, M, G suffixes), or `none`.",
+        discussion: "Without it a body held in memory stops at 256 MiB and a compressed body at 100 times its compressed size (decompression bombs).",
+        valueName: "size"))
+    var maxSize: SizeLimit?
+
     @Option(help: ArgumentHelp("The transport: urlsession or ahc (AsyncHTTPClient, the default on Linux).", valueName: "name"))
     var transport: TransportChoice = .platformDefault
 
@@ -57,6 +63,15 @@ public struct RequestOptions: ParsableArguments {
 
     /// The longest `--timeout` taken, in seconds: a year.
     static let maximumTimeout: Double = 365 * 24 * 3600
+
+    /// The response limits the transports enforce: `--max-size`'s, or Net's defaults.
+    var responseLimits: ResponseLimits {
+        switch maxSize {
+        case nil: ResponseLimits()
+        case .unlimited?: .unlimited
+        case .bytes(let bytes)?: ResponseLimits(maximumInMemoryBodySize: bytes, decompression: .size(bytes))
+        }
+    }
 
     /// The request the arguments describe.
     func plan(method: NetworkHttpMethod) throws -> RequestPlan {
@@ -80,5 +95,24 @@ public enum TransportChoice: String, ExpressibleByArgument, CaseIterable, Sendab
         #else
         .urlsession
         #endif
+    }
+}
+
+/// `--max-size`: a byte count with an optional K, M or G suffix (powers of 1,024), or `none`.
+enum SizeLimit: ExpressibleByArgument, Sendable, Equatable {
+    case bytes(Int64)
+    case unlimited
+
+    init?(argument: String) {
+        let text = argument.trimmingCharacters(in: .whitespaces).uppercased()
+        if text == "NONE" {
+            self = .unlimited
+            return
+        }
+        let shifts: [Character: Int64] = ["K": 10, "M": 20, "G": 30]
+        let shift = text.last.flatMap { shifts[$0] } ?? 0
+        let digits = shift == 0 ? Substring(text) : text.dropLast()
+        guard let value = Int64(digits), value > 0, value <= Int64.max >> shift else { return nil }
+        self = .bytes(value << shift)
     }
 }

@@ -120,7 +120,7 @@ struct OddResponseTests {
         #expect(size > 1_900_000 && size < 4 * 2_000_000 + 10_000, "\(size) bytes of output")
         // Ordinary JSON is still re-indented.
         let pretty = try await ProcessRunner.net(["get", base + "/nested?depth=2&bytes=20"])
-        #expect(pretty.output.contains("[\n  [\n    [\n"), "\(pretty.output)")
+        #expect(pretty.output.contains("[\n  [\n    []\n  ],\n"), "\(pretty.output)")
     }
 
     @Test("A full disk during --download names the destination, not a hidden file, and leaves nothing", arguments: ["urlsession", "ahc"])
@@ -141,5 +141,34 @@ struct OddResponseTests {
         #expect(result.status == 1, "\(result.standardError)")
         #expect(result.standardError.contains(destination) && !result.standardError.contains(".out.bin."), "\(result.standardError)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: mountPoint) == [], "left behind")
+    }
+}
+
+/// Decompression bombs and `--max-size`.
+@Suite("net: response size limits")
+struct ResponseLimitTests {
+    @Test("A gzip bomb is stopped at 100x with exit 1 and nothing saved; --max-size none lifts it", arguments: ["urlsession", "ahc"])
+    func gzipBomb(_ transport: String) async throws {
+        let base = try await EchoServer.shared.baseURL()
+        let scratch = try ScratchDirectory()
+        let destination = scratch.path("bomb.bin")
+        let stopped = try await ProcessRunner.net(["get", "--transport", transport, base + "/gzip-bomb", "--download", destination])
+        #expect(stopped.status == 1, "\(stopped.standardError)")
+        #expect(stopped.standardError.contains("100 times its compressed size"), "\(stopped.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path) == [], "left behind")
+
+        let inMemory = try await ProcessRunner.net(["get", "--transport", transport, base + "/gzip-bomb", "--max-size", "1M"])
+        #expect(inMemory.status == 1 && inMemory.standardError.contains("1048576 bytes"), "\(inMemory.standardError)")
+
+        let lifted = try await ProcessRunner.net(["get", "--transport", transport, base + "/gzip-bomb", "--download", destination, "--max-size", "none"])
+        #expect(lifted.status == 0, "\(lifted.standardError)")
+        let size = try FileManager.default.attributesOfItem(atPath: destination)[.size] as? Int
+        #expect(size == 64 << 20)
+    }
+
+    @Test("--max-size takes a count with K, M or G, or none; anything else is a usage error", arguments: ["0", "-5", "12X", "lots", "9999999999G"])
+    func badSizes(_ value: String) async throws {
+        let result = try await ProcessRunner.net(["get", "--max-size", value, "http://127.0.0.1:9/"])
+        #expect(result.status == 2 && result.standardError.contains("max-size"), "\(result.standardError)")
     }
 }

@@ -8,10 +8,12 @@ email parser), started on a free port that it prints as its first line of output
   /redirect       answers 302 to /echo
   /redirect-to?location=L   answers 302 to L, as given
   /nested?depth=D&bytes=N   answers about N bytes of JSON: arrays nested D deep, repeated
+  /gzip-bomb      answers 64 MiB of zeros as gzip (about 65 KB, Content-Encoding: gzip)
   /sleep/S        answers 200 after S seconds
   /flaky/KEY/N    answers 503 the first N times for KEY, then 200
 """
 import email.parser
+import gzip
 import email.policy
 import hashlib
 import json
@@ -24,6 +26,13 @@ from urllib.parse import parse_qsl, urlsplit
 
 
 FAILURES_SEEN = {}
+GZIP_BOMB = []
+
+
+def gzip_bomb():
+    if not GZIP_BOMB:
+        GZIP_BOMB.append(gzip.compress(bytes(64 << 20), compresslevel=9))
+    return GZIP_BOMB[0]
 FAILURES_LOCK = threading.Lock()
 
 
@@ -71,6 +80,8 @@ class Handler(BaseHTTPRequestHandler):
         elif path.path == "/redirect-to":
             location = dict(parse_qsl(path.query)).get("location", "/")
             self.reply(302, b"", "text/plain", [("Location", location)])
+        elif path.path == "/gzip-bomb":
+            self.reply(200, gzip_bomb(), "application/octet-stream", [("Content-Encoding", "gzip")])
         elif path.path == "/nested":
             query = dict(parse_qsl(path.query))
             depth, size = int(query.get("depth", "500")), int(query.get("bytes", "2000000"))

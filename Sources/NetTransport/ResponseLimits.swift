@@ -1,0 +1,64 @@
+import NetCore
+
+/// How large a response body may grow before a transport stops reading it: the defence against
+/// decompression bombs and bodies too large to hold. Every transport enforces these; exceeding one
+/// ends the exchange with ``NetworkError/TransportFailure/responseBodyLimitExceeded(_:)`` naming the
+/// limit, and a download leaves nothing at its destination.
+///
+/// ```swift
+/// // A legitimately huge compressed download: lift the limits for this transport.
+/// let transport = URLSessionTransport(configuration: .init(responseLimits: .unlimited))
+/// ```
+public struct ResponseLimits: Sendable, Hashable {
+    /// The most bytes (after decompression) of a body held in memory; `nil` for no limit.
+    /// 256 MiB by default.
+    public var maximumInMemoryBodySize: Int64?
+    /// How far a compressed body (one with a `Content-Encoding`) may inflate, whatever its
+    /// destination. `.ratio(100)` by default.
+    public var decompression: DecompressionLimit
+
+    /// Creates limits; every parameter has the default described on its property.
+    public init(maximumInMemoryBodySize: Int64? = 256 << 20, decompression: DecompressionLimit = .ratio(100)) {
+        self.maximumInMemoryBodySize = maximumInMemoryBodySize.map { max(0, $0) }
+        self.decompression = decompression
+    }
+
+    /// No limit at all: only for servers you trust with your memory and disk.
+    public static let unlimited = ResponseLimits(maximumInMemoryBodySize: nil, decompression: .none)
+
+    /// How far a compressed body may inflate.
+    public enum DecompressionLimit: Sendable, Hashable {
+        /// At most this many decoded bytes per compressed byte received (AsyncHTTPClient's model).
+        /// A transport that cannot count compressed bytes (URLSession on Linux, for a body without
+        /// `Content-Length`) holds such a body to ``ResponseLimits/maximumInMemoryBodySize`` instead.
+        case ratio(Int)
+        /// At most this many decoded bytes in all.
+        case size(Int64)
+        /// No decompression limit.
+        case none
+    }
+
+    /// The limit `decoded` bytes of a body break, if any, given its destination and, for a
+    /// compressed body, the compressed bytes (`nil` when unknown).
+    public func exceeded(decoded: Int64, inMemory: Bool, compressed: Int64?, isCompressed: Bool) -> NetworkError.ResponseBodyLimit? {
+        if inMemory, let maximumInMemoryBodySize, decoded > maximumInMemoryBodySize {
+            return .inMemorySize(bytes: maximumInMemoryBodySize)
+        }
+        guard isCompressed else { return nil }
+        switch decompression {
+        case .none:
+            return nil
+        case .size(let bytes):
+            return decoded > bytes ? .decompressedSize(bytes: bytes) : nil
+        case .ratio(let ratio):
+            if let compressed {
+                let allowed = compressed.multipliedReportingOverflow(by: Int64(max(1, ratio)))
+                return !allowed.overflow && decoded > allowed.partialValue ? .decompressionRatio(ratio) : nil
+            }
+            if let maximumInMemoryBodySize, decoded > maximumInMemoryBodySize {
+                return .decompressedSize(bytes: maximumInMemoryBodySize)
+            }
+            return nil
+        }
+    }
+}
