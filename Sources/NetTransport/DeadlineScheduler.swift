@@ -34,8 +34,12 @@ final class DeadlineScheduler: Sendable {
     /// Runs `action` on the scheduler's thread once `delay` has passed, unless cancelled first.
     /// Keep the action short: every deadline shares the thread.
     func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> Int {
-        let nanoseconds = UInt64(max(0, delay.components.seconds)) * 1_000_000_000 + UInt64(max(0, delay.components.attoseconds / 1_000_000_000))
-        let deadline = DispatchTime.now().uptimeNanoseconds + nanoseconds
+        // Saturating: a timeout of 10^11 s means "never", not an overflow trap.
+        let seconds = UInt64(max(0, delay.components.seconds)).multipliedReportingOverflow(by: 1_000_000_000)
+        let fraction = UInt64(max(0, delay.components.attoseconds / 1_000_000_000))
+        let nanoseconds = seconds.overflow ? UInt64.max : seconds.partialValue.addingReportingOverflow(fraction).partialValue
+        let sum = DispatchTime.now().uptimeNanoseconds.addingReportingOverflow(nanoseconds)
+        let deadline = sum.overflow ? UInt64.max : sum.partialValue
         let (id, wakesThread, startsThread) = state.withLock { state -> (Int, Bool, Bool) in
             let id = state.nextID
             state.nextID += 1

@@ -20,6 +20,8 @@ final class TaskBridge: Sendable {
         var file: FileHandle?
         var received: Int64 = 0
         var deadline: Int?
+        /// What ended the call before `start` stored the continuation (the deadline, a cancel).
+        var endedBy: (any Error)?
     }
 
     private let destination: TransportBodyDestination
@@ -49,16 +51,16 @@ final class TaskBridge: Sendable {
             guard let self else { return }
             self.fail(NetworkError.transport(.timedOut("no complete response within \(self.timeoutText)")))
         }
-        let alreadyEnded = state.withLock { state -> Bool in
-            guard !state.finished else { return true }
+        let endedBy = state.withLock { state -> (any Error)? in
+            guard !state.finished else { return state.endedBy ?? CancellationError() }
             state.continuation = continuation
             state.task = task
             state.deadline = timer
-            return false
+            return nil
         }
-        if alreadyEnded {
+        if let endedBy {
             DeadlineScheduler.shared.cancel(timer)
-            continuation.resume(throwing: CancellationError())
+            continuation.resume(throwing: endedBy)
             return false
         }
         task.resume()
@@ -193,6 +195,7 @@ final class TaskBridge: Sendable {
         let ended = state.withLock { state -> (CheckedContinuation<TransportResponse, any Error>?, URLSessionTask?, Int?)? in
             guard !state.finished else { return nil }
             state.finished = true
+            state.endedBy = error
             if let file = state.file { try? file.close() }
             state.file = nil
             state.body = Data()

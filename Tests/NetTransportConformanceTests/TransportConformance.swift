@@ -159,11 +159,16 @@ enum TransportConformance {
             }
             #expect(fastest < TestTiming.scaled(.seconds(2)), "the fastest of three timeouts took \(fastest)")
         },
+        Check(name: "an enormous timeout (10^11 s) means no deadline, not an overflow") { transport in
+            let response = try await transport.send(try await request("/status/204", timeout: .seconds(100_000_000_000)))
+            #expect(response.head.statusCode == 204)
+        },
         Check(name: "a refused connection is cannotConnect, at once") { transport in
             let started = ContinuousClock.now
-            // Milliseconds alone; a loaded CI run once took 4.7 s. A client that keeps retrying until its
-            // 10 s connect timeout (AsyncHTTPClient's default behaviour) is what this bound catches.
-            defer { #expect(ContinuousClock.now - started < TestTiming.scaled(.seconds(9)), "a refused connection took \(ContinuousClock.now - started)") }
+            // Milliseconds alone; over 2 s once in a loaded full run (two cores shared by every test).
+            // A client that keeps retrying until its 10 s connect timeout (AsyncHTTPClient's default
+            // behaviour) is what this bound catches.
+            defer { #expect(ContinuousClock.now - started < TestTiming.scaled(.seconds(5)), "a refused connection took \(ContinuousClock.now - started)") }
             do {
                 _ = try await transport.send(try NetworkRequest(url: "http://127.0.0.1:9/"))
                 Issue.record("a refused connection succeeded")
@@ -190,9 +195,8 @@ enum TransportConformance {
             let started = ContinuousClock.now
             task.cancel()
             await #expect(throws: CancellationError.self) { _ = try await task.value }
-            // The server would answer after 20 s; ending far sooner proves the cancellation, even
-            // on a starved two-core machine.
-            #expect(ContinuousClock.now - started < TestTiming.scaled(.seconds(10)))
+            // The server would answer after 20 s; a transport that waits for it takes four times this.
+            #expect(ContinuousClock.now - started < TestTiming.scaled(.seconds(5)))
         },
         Check(name: "a gzip body is decoded") { transport in
             let response = try await transport.send(try await request("/gzip"))

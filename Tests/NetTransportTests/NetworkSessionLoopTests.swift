@@ -72,7 +72,9 @@ struct NetworkSessionLoopTests {
         stub.on(.get, "/x", respond: .status(503))
         let client = NetworkClient(transport: stub, interceptors: [RetryPolicy(baseDelay: .seconds(30), jitter: 0)])
         let task = Task { try await client.requestData(for: "https://host/x") }
-        try await Task.sleep(for: .milliseconds(200))
+        // The first attempt's arrival is the signal (not a guess at how long it takes to come).
+        for _ in 0..<2_000 where stub.requests.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+        try #require(stub.requests.count == 1)
         let started = ContinuousClock.now
         task.cancel()
         await #expect(throws: CancellationError.self) { _ = try await task.value }
