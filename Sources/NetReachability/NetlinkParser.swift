@@ -28,7 +28,11 @@ enum NetlinkParser {
     private static func message(type: UInt16, payload: Range<Int>, reader: ByteReader) -> NetlinkMessage {
         switch type {
         case CNL_NLMSG_DONE: return .done
-        case CNL_NLMSG_ERROR: return reader.i32(payload.lowerBound).map { .error(code: $0) } ?? .ignored(type: type)
+        case CNL_NLMSG_ERROR:
+            // The code must lie inside this message: a short one is not read into the next
+            // (found by FuzzNetlink's independent framing reader).
+            guard payload.count >= 4 else { return .ignored(type: type) }
+            return reader.i32(payload.lowerBound).map { .error(code: $0) } ?? .ignored(type: type)
         case CNL_RTM_NEWLINK, CNL_RTM_DELLINK:
             return link(payload, reader).map { .link($0, deleted: type == CNL_RTM_DELLINK) } ?? .ignored(type: type)
         case CNL_RTM_NEWADDR, CNL_RTM_DELADDR:

@@ -94,6 +94,18 @@ struct NetlinkParserTests {
         #expect(parsed > 0)
     }
 
+    @Test("An error message too short for its code is not read into the next message (found by FuzzNetlink)")
+    func shortErrorMessage() {
+        func header(length: UInt32, type: UInt16) -> [UInt8] {
+            NetlinkBuilder.le(length) + NetlinkBuilder.le(type) + [0, 0] + [UInt8](repeating: 0, count: 8)
+        }
+        let short = header(length: 17, type: 2) + [0x00, 0, 0, 0]  // one payload byte, then padding
+        let full = header(length: 20, type: 2) + NetlinkBuilder.le(Int32(43))
+        let result = NetlinkParser.parse(short + full)
+        #expect(result.messages == [.ignored(type: 2), .error(code: 43)])
+        #expect(!result.isMalformed)
+    }
+
     @Test("Attribute and message lengths that lie are contained")
     func lyingLengths() {
         var builder = NetlinkBuilder()
