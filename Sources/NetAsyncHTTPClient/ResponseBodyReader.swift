@@ -18,7 +18,7 @@ enum ResponseBodyReader {
             for try await chunk in body {
                 // The decompression limits are SwiftNIO's (configured on the client); the
                 // in-memory limit is checked here, before the bytes are kept.
-                if let limit = limits.exceeded(decoded: received + Int64(chunk.readableBytes), inMemory: true, compressed: nil, isCompressed: false) {
+                if let limit = limits.exceeded(decoded: received + Int64(chunk.readableBytes), inMemory: true, declaredCompressedLength: nil, isCompressed: false) {
                     throw NetworkError.transport(.responseBodyLimitExceeded(limit))
                 }
                 chunk.withUnsafeReadableBytes { data.append(contentsOf: $0) }

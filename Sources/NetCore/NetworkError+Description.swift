@@ -103,7 +103,7 @@ extension NetworkError.ResponseBodyLimit: CustomStringConvertible {
         case .decompressionRatio(let ratio):
             "inflated to more than \(ratio) times its compressed size, which looks like a decompression bomb (ResponseLimits.decompression: .ratio(\(ratio)); raise or lift it for a server you trust)"
         case .decompressedSize(let bytes):
-            "decompressed to more than \(bytes) bytes (the decompression limit; raise or lift it for a server you trust)"
+            "decompressed to more than \(bytes) bytes (ResponseLimits.decompression, or for URLSessionTransport, which cannot count compressed bytes, maximumInMemoryBodySize; raise or lift it for a server you trust)"
         }
     }
 }

@@ -29,8 +29,9 @@ public struct ResponseLimits: Sendable, Hashable {
     /// How far a compressed body may inflate.
     public enum DecompressionLimit: Sendable, Hashable {
         /// At most this many decoded bytes per compressed byte received (AsyncHTTPClient's model).
-        /// A transport that cannot count compressed bytes (URLSession on Linux, for a body without
-        /// `Content-Length`) holds such a body to ``ResponseLimits/maximumInMemoryBodySize`` instead.
+        /// A transport that sees only decoded bytes (URLSession on Linux) checks the ratio against
+        /// the declared `Content-Length`, which a server can overstate, so it also holds every
+        /// compressed body to ``ResponseLimits/maximumInMemoryBodySize``, wherever it goes.
         case ratio(Int)
         /// At most this many decoded bytes in all.
         case size(Int64)
@@ -38,9 +39,11 @@ public struct ResponseLimits: Sendable, Hashable {
         case none
     }
 
-    /// The limit `decoded` bytes of a body break, if any, given its destination and, for a
-    /// compressed body, the compressed bytes (`nil` when unknown).
-    public func exceeded(decoded: Int64, inMemory: Bool, compressed: Int64?, isCompressed: Bool) -> NetworkError.ResponseBodyLimit? {
+    /// The limit `decoded` bytes of a body break, if any, for a transport that sees only decoded
+    /// bytes (a transport that counts compressed bytes, like AsyncHTTPClient's, enforces the
+    /// decompression limit itself): given its destination and, for a compressed body, its
+    /// declared `Content-Length` (`nil` when there is none).
+    public func exceeded(decoded: Int64, inMemory: Bool, declaredCompressedLength compressed: Int64?, isCompressed: Bool) -> NetworkError.ResponseBodyLimit? {
         if inMemory, let maximumInMemoryBodySize, decoded > maximumInMemoryBodySize {
             return .inMemorySize(bytes: maximumInMemoryBodySize)
         }
@@ -53,8 +56,9 @@ public struct ResponseLimits: Sendable, Hashable {
         case .ratio(let ratio):
             if let compressed {
                 let allowed = compressed.multipliedReportingOverflow(by: Int64(max(1, ratio)))
-                return !allowed.overflow && decoded > allowed.partialValue ? .decompressionRatio(ratio) : nil
+                if !allowed.overflow && decoded > allowed.partialValue { return .decompressionRatio(ratio) }
             }
+            // The declared length may be missing or a lie: the in-memory limit caps it anyway.
             if let maximumInMemoryBodySize, decoded > maximumInMemoryBodySize {
                 return .decompressedSize(bytes: maximumInMemoryBodySize)
             }

@@ -20,7 +20,7 @@ final class TaskBridge: Sendable {
         var file: FileHandle?
         var received: Int64 = 0
         var deadline: Int?
-        /// What ended the call before `start` stored the continuation (the deadline, a cancel).
+        /// What ended the call before `wait` stored the continuation (the deadline, a cancel).
         var endedBy: (any Error)?
     }
 
@@ -28,23 +28,24 @@ final class TaskBridge: Sendable {
     private let progress: TransportProgressHandler?
     private let request: NetworkRequest
     private let limits: ResponseLimits
-    private let taskQueue: DispatchQueue
+    private let cancelQueue: DispatchQueue
     private let state = Locked(State())
 
-    /// `taskQueue` is where URLSession's blocking task calls (`cancel()`) are made; see
-    /// `URLSessionTransport.taskQueue`.
-    init(request: NetworkRequest, destination: TransportBodyDestination, limits: ResponseLimits, taskQueue: DispatchQueue,
+    /// `cancelQueue` is where URLSession's blocking `cancel()` is called (see
+    /// `URLSessionTransport.cancelQueue`).
+    init(request: NetworkRequest, destination: TransportBodyDestination, limits: ResponseLimits, cancelQueue: DispatchQueue,
          progress: TransportProgressHandler?) {
         self.request = request
         self.destination = destination
         self.limits = limits
-        self.taskQueue = taskQueue
+        self.cancelQueue = cancelQueue
         self.progress = progress
     }
 
-    /// Stores the continuation and starts `task`, unless the call already ended (cancelled
-    /// first); returns whether the task was started.
-    func start(_ task: URLSessionTask, continuation: CheckedContinuation<TransportResponse, any Error>, deadline: ContinuousClock.Instant) -> Bool {
+    /// Stores the caller's continuation and arms the deadline, before the URLSession task exists:
+    /// creating the task may wait for URLSession's busy internal queue, and the deadline and
+    /// cancellation must hold meanwhile. Resumes at once if the call already ended.
+    func wait(_ continuation: CheckedContinuation<TransportResponse, any Error>, deadline: ContinuousClock.Instant) {
         // On the deadline scheduler's own thread, not a Task: the deadline must hold even when the
         // cooperative thread pool is saturated by the caller's own work.
         let timer = DeadlineScheduler.shared.schedule(after: ContinuousClock.now.duration(to: deadline)) { [weak self] in
@@ -54,17 +55,28 @@ final class TaskBridge: Sendable {
         let endedBy = state.withLock { state -> (any Error)? in
             guard !state.finished else { return state.endedBy ?? CancellationError() }
             state.continuation = continuation
-            state.task = task
             state.deadline = timer
             return nil
         }
         if let endedBy {
             DeadlineScheduler.shared.cancel(timer)
             continuation.resume(throwing: endedBy)
-            return false
         }
-        task.resume()
-        return true
+    }
+
+    /// Whether the call has ended (so no task needs to be made for it).
+    var hasEnded: Bool { state.withLock { $0.finished } }
+
+    /// Starts `task` for this call, unless the call already ended (its deadline passed or it was
+    /// cancelled while the task was being made); returns whether the task was started.
+    func start(_ task: URLSessionTask) -> Bool {
+        let started = state.withLock { state -> Bool in
+            guard !state.finished else { return false }
+            state.task = task
+            return true
+        }
+        if started { task.resume() }
+        return started
     }
 
     private var timeoutText: String {
@@ -102,7 +114,7 @@ final class TaskBridge: Sendable {
             let isCompressed = encoding.map { !$0.isEmpty && $0 != "identity" } ?? false
             if let limit = limits.exceeded(
                 decoded: state.received + Int64(data.count), inMemory: destination.isMemory,
-                compressed: isCompressed ? state.head?.expectedContentLength : nil, isCompressed: isCompressed)
+                declaredCompressedLength: isCompressed ? state.head?.expectedContentLength : nil, isCompressed: isCompressed)
             {
                 return .failure(NetworkError.transport(.responseBodyLimitExceeded(limit)))
             }
@@ -215,7 +227,7 @@ final class TaskBridge: Sendable {
     /// waiting 50 ms lets short exchanges finish on their own, so only long transfers, which are
     /// not completing, are cancelled.
     private func stopLater(_ task: URLSessionTask) {
-        taskQueue.asyncAfter(deadline: .now() + .milliseconds(50)) { [self] in
+        cancelQueue.asyncAfter(deadline: .now() + .milliseconds(50)) { [self] in
             let completed = state.withLock { state in
                 defer { state.task = nil }
                 return state.urlSessionCompleted

@@ -26,12 +26,16 @@ public final class URLSessionTransport: Transport {
     public let configuration: Configuration
     private let session: URLSession
     private let delegate: SessionDelegate
-    /// Where tasks are created, resumed and cancelled. FoundationNetworking makes each of those
-    /// calls wait (`sync`) for the session's internal queue, which is busy while libcurl works
-    /// through many transfers; made from Swift's cooperative pool (two threads here), those waits
-    /// stalled every async task in the process for seconds. A serial Dispatch queue gets its own
-    /// thread, so only this transport's submissions wait.
+    /// Where tasks are created and resumed. FoundationNetworking makes those calls wait (`sync`)
+    /// for the session's internal queue, which is busy while libcurl works through many
+    /// transfers; made from Swift's cooperative pool (two threads here), those waits stalled every
+    /// async task in the process for seconds. A serial Dispatch queue gets a thread of its own, so
+    /// only this transport's submissions wait, and the caller's deadline and cancellation hold
+    /// meanwhile (``TaskBridge/wait(_:deadline:)``).
     private let taskQueue = DispatchQueue(label: "Net.URLSessionTransport.tasks")
+    /// Where tasks are cancelled: `cancel()` waits like the calls above, and must not hold up new
+    /// requests behind it.
+    private let cancelQueue = DispatchQueue(label: "Net.URLSessionTransport.cancels")
 
     /// Creates a transport with its own URLSession.
     public init(configuration: Configuration = Configuration()) {
@@ -101,18 +105,20 @@ public final class URLSessionTransport: Transport {
         }
         let urlRequest = URLRequest(request, deadline: deadline)
         let bridge = TaskBridge(request: request, destination: destination, limits: configuration.responseLimits,
-                                taskQueue: taskQueue, progress: progress)
+                                cancelQueue: cancelQueue, progress: progress)
         let (session, delegate) = (session, delegate)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
+                bridge.wait(continuation, deadline: deadline)
                 taskQueue.async {
+                    guard !bridge.hasEnded else { return }
                     let task: URLSessionTask = switch upload {
                     case .none: session.dataTask(with: urlRequest)
                     case .data(let data): session.uploadTask(with: urlRequest, from: data)
                     case .file(let url, _): session.uploadTask(with: urlRequest, fromFile: url)
                     }
                     delegate.register(bridge, for: task)
-                    if !bridge.start(task, continuation: continuation, deadline: deadline) {
+                    if !bridge.start(task) {
                         delegate.unregister(task)
                     }
                 }
@@ -150,7 +156,8 @@ extension URLSessionTransport {
         /// How large a response body may grow (decompression bombs, bodies held in memory).
         /// ``ResponseLimits/init(maximumInMemoryBodySize:decompression:)``'s defaults by default.
         /// libcurl decodes bodies before Net sees them, so the compression ratio is checked against
-        /// `Content-Length`; a compressed body without one is held to the in-memory limit.
+        /// the declared `Content-Length`, and every compressed body is also held to the in-memory
+        /// limit (a server can overstate its length).
         public var responseLimits: ResponseLimits
 
         /// Creates a configuration; every parameter has the default described on its property.

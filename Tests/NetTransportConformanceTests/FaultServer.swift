@@ -17,8 +17,8 @@ import Synchronization
 /// - `/storm?key=K&failures=F&status=S[&retry-after=T]`: status S (503 by default) for the key's
 ///   first F requests, then 200 `ok`; `/count?key=K` says how many requests the key had.
 /// - `/loop`: a redirect to itself. `/redirect?location=L`: a 302 to L, as given.
-/// - `/gzip-bomb[?chunked=1]`: the gzip body set with `setGzipBomb` (`Content-Encoding: gzip`),
-///   with a `Content-Length` or chunked.
+/// - `/gzip-bomb[?chunked=1|declare=N]`: the gzip body set with `setGzipBomb` (`Content-Encoding:
+///   gzip`), with its `Content-Length`, chunked, or with `Content-Length: N` (a lie) and a close.
 /// - `/latin1-header`: `X-Name: café` with é as the Latin-1 byte 0xE9. `/http09`: a line of text
 ///   and a close, no status line. `/status-zero`: status 0. `/huge-header?mb=M`: M MB of header fields, then a body.
 /// - `/length-short`: `Content-Length: 5` and 13 bytes, kept alive. `/length-long`: claims 100,
@@ -164,6 +164,10 @@ final class FaultServer: Sendable {
             return send(connection, Self.head(302, length: 0, extra: ["Location: /loop"]))
         case "/gzip-bomb":
             let bomb = gzipBomb.withLock { $0 }
+            if let declared = query["declare"] {  // a lying Content-Length, then a close
+                _ = send(connection, Array("HTTP/1.1 200 Fault\r\nContent-Length: \(declared)\r\nContent-Encoding: gzip\r\n\r\n".utf8) + bomb)
+                return false
+            }
             guard query["chunked"] == "1" else {
                 return send(connection, Self.head(200, length: bomb.count, extra: ["Content-Encoding: gzip"]) + bomb)
             }

@@ -34,12 +34,17 @@ struct Exchange {
         let code = head.statusCode.rawValue
         if !(100..<600).contains(code) {
             Output.error("net: the server answered with status \(code), which is not an HTTP status (100–599)\n")
-        } else if (300..<400).contains(code), !options.noFollow, let location = head.headers["Location"] {
-            let target = URL(string: location, relativeTo: head.url)?.absoluteURL
-            let scheme = target?.scheme?.lowercased() ?? ""
+        } else if [301, 302, 303, 307, 308].contains(code), !options.noFollow, let location = head.headers["Location"] {
+            let shown = NetworkRedaction.redactedURL(location)
+            guard let target = URL(string: location, relativeTo: head.url)?.absoluteURL else {
+                Output.error("net: not following the redirect: its Location \(shown) is not a URL\n")
+                return ExitStatus(statusCode: code)
+            }
+            let scheme = target.scheme?.lowercased() ?? ""
             if scheme != "http" && scheme != "https" {
-                let shown = NetworkRedaction.redactedURL(target?.absoluteString ?? location)
-                Output.error("net: not following the redirect to \(shown): only http and https redirects are followed\n")
+                Output.error("net: not following the redirect to \(NetworkRedaction.redactedURL(target.absoluteString)): only http and https redirects are followed\n")
+            } else if target.host?.isEmpty ?? true {
+                Output.error("net: not following the redirect to \(shown): it names no host\n")
             }
         }
         return ExitStatus(statusCode: code)

@@ -40,7 +40,7 @@ public struct RequestOptions: ParsableArguments {
     var noFollow = false
 
     @Option(help: ArgumentHelp(
-        "The most bytes a body may decode to, in memory or in a --download file (K, M, G suffixes), or `none`.",
+        "The most bytes a body may hold in memory, and a compressed body may decode to (also with --download); K, M, G suffixes, or `none`.",
         discussion: "Without it a body held in memory stops at 256 MiB and a compressed body at 100 times its compressed size (decompression bombs).",
         valueName: "size"))
     var maxSize: SizeLimit?
