@@ -36,10 +36,9 @@ public enum JSONText {
     /// ``prettyPrintingDepthLimit``, or output past four times the body (plus 4 KiB). So a hostile
     /// body cannot turn into gigabytes of output; the caller prints it raw instead.
     public static func prettyPrinted(_ data: Data) -> String? {
-        guard data.count <= prettyPrintingSizeLimit,
-            (try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)) != nil,
-            String(data: data, encoding: .utf8) != nil
-        else { return nil }
+        guard data.count <= prettyPrintingSizeLimit, JSONValidation.isJSON(data, maximumDepth: prettyPrintingDepthLimit) else {
+            return nil
+        }
         let budget = 4 * data.count + 4_096
         var output: [UInt8] = []
         output.reserveCapacity(min(budget, 2 * data.count + 64))
