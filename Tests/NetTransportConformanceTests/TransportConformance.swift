@@ -134,7 +134,7 @@ enum TransportConformance {
         },
         Check(name: "more redirects than the limit end in tooManyRedirects") { transport in
             do {
-                _ = try await transport.send(try await request("/redirect/302?loop=1"))
+                _ = try await transport.send(try await request("/redirect/302?loop=1", timeout: TestTiming.scaled(.seconds(60))))
                 Issue.record("a redirect loop ended")
             } catch let error as NetworkError {
                 guard case .transport(.tooManyRedirects) = error else { Issue.record("\(error)"); return }

@@ -1,6 +1,7 @@
 import Foundation
 import NetCore
 import NetTransport
+import NetTestSupport
 import Testing
 
 /// A thousand concurrent requests whose credential the real loopback server rejects at once.
@@ -15,7 +16,10 @@ struct AuthenticationLoadTests {
 
     static func client(refresh: @escaping @Sendable (String?) async throws -> String) -> (NetworkClient, AuthenticationInterceptor<String>) {
         let auth = AuthenticationInterceptor<String>(credential: "stale", header: { .header(key: "Authorization", value: "Bearer \($0)") }, refresh: refresh)
-        return (NetworkClient(transport: URLSessionTransport(configuration: .init(maximumConnectionsPerHost: 64)), interceptors: [auth]), auth)
+        // The default 60 s timeout, stretched under sanitizers like every other time bound: 1,000
+        // requests queued behind 64 connections under ThreadSanitizer ran into it.
+        let configuration = URLSessionTransport.Configuration(timeout: TestTiming.scaled(.seconds(60)), maximumConnectionsPerHost: 64)
+        return (NetworkClient(transport: URLSessionTransport(configuration: configuration), interceptors: [auth]), auth)
     }
 
     @Test("exactly one refresh; every request succeeds; none is sent twice with the stale token")
