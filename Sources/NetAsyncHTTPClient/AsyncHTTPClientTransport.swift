@@ -55,16 +55,9 @@ public final class AsyncHTTPClientTransport: Transport {
         var redirectCount = 0
         while true {
             let response = try await exchangeWithinDeadline(current, to: destination, deadline: deadline, progress: progress)
-            guard case .follow(let limit) = configuration.redirectPolicy else { return response }
-            let next: NetworkRequest?
-            do {
-                next = try RedirectRule.nextRequest(after: response.head, for: current)
-            } catch {
-                if let file = response.fileURL { try? FileManager.default.removeItem(at: file) }
-                throw error
-            }
-            guard let next else { return response }
-            if let file = response.fileURL { try? FileManager.default.removeItem(at: file) }
+            guard case .follow(let limit) = configuration.redirectPolicy,
+                let next = try RedirectRule.nextRequest(after: response, for: current)
+            else { return response }
             guard redirectCount < limit else {
                 throw NetworkError.transport(.tooManyRedirects(limit: limit, lastURL: next.redactedURL))
             }

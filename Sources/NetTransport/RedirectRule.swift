@@ -38,6 +38,21 @@ public enum RedirectRule {
         return next
     }
 
+    /// ``nextRequest(after:for:)`` for a response a transport received, which also removes the
+    /// 3xx body the transport wrote to a file whenever that body is not the answer: when the
+    /// redirect is followed, and when its target cannot be sent (the call then throws, and a
+    /// download must leave nothing behind).
+    public static func nextRequest(after response: TransportResponse, for request: NetworkRequest) throws -> NetworkRequest? {
+        do {
+            guard let next = try nextRequest(after: response.head, for: request) else { return nil }
+            if let file = response.fileURL { BodyFile.remove(file) }
+            return next
+        } catch {
+            if let file = response.fileURL { BodyFile.remove(file) }
+            throw error
+        }
+    }
+
     private static func sameOrigin(_ lhs: URL, _ rhs: URL) -> Bool {
         lhs.scheme?.lowercased() == rhs.scheme?.lowercased()
             && lhs.host?.lowercased() == rhs.host?.lowercased()

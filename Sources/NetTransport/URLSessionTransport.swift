@@ -73,16 +73,8 @@ public final class URLSessionTransport: Transport {
         while true {
             let response = try await exchange(current, upload: upload, destination: destination,
                                               deadline: deadline, progress: progress)
-            guard case .follow(let limit) = configuration.redirectPolicy else { return response }
-            let next: NetworkRequest?
-            do {
-                next = try RedirectRule.nextRequest(after: response.head, for: current)
-            } catch {
-                if let file = response.fileURL { BodyFile.remove(file) }
-                throw error
-            }
-            guard let next else { return response }
-            if let file = response.fileURL { BodyFile.remove(file) }
+            guard case .follow(let limit) = configuration.redirectPolicy,
+                  let next = try RedirectRule.nextRequest(after: response, for: current) else { return response }
             guard redirectCount < limit else {
                 throw NetworkError.transport(.tooManyRedirects(limit: limit, lastURL: next.redactedURL))
             }
