@@ -18,7 +18,7 @@ enum ErrorMapping {
         (error as? ChannelError).map(staleConnectionErrors.contains) ?? false
     }
 
-    static func networkError(for error: any Error, request: NetworkRequest, limits: ResponseLimits, deadlinePassed: Bool) -> any Error {
+    static func networkError(for error: any Error, request: NetworkRequest, limits: ResponseLimits) -> any Error {
         if error is NetworkError || error is CancellationError { return error }
         let target = request.description
         if let decompression = error as? NIOHTTPDecompression.DecompressionError, decompression == .limit {
@@ -40,9 +40,6 @@ enum ErrorMapping {
             default:
                 break
             }
-        }
-        if deadlinePassed {
-            return NetworkError.transport(.timedOut("no complete response within \(request.timeout.map { "\($0)" } ?? "the default timeout") (\(target))"))
         }
         if let io = error as? IOError {
             switch io.errnoCode {

@@ -1,12 +1,13 @@
 import NetCore
 
-/// A ``Transport`` that lets at most a fixed number of requests through to another transport at
-/// once; the rest wait in arrival order. A waiting request whose task is cancelled leaves the
-/// queue at once with `CancellationError`.
+/// The pipeline stage that lets at most a fixed number of exchanges through to another transport
+/// at once; the rest wait in arrival order. An exchange holds its permit until its body ends, fails
+/// or is dropped, so a streamed response counts while it is being read. A waiting request whose
+/// task is cancelled leaves the queue at once with `CancellationError`.
 public struct ConcurrencyLimitedTransport: Transport {
     /// The transport requests go through.
     public let base: any Transport
-    /// The most requests on `base` at once.
+    /// The most exchanges on `base` at once.
     public let maximumConcurrentRequests: Int
     private let permits: Permits
 
@@ -17,63 +18,88 @@ public struct ConcurrencyLimitedTransport: Transport {
         self.permits = Permits(count: max(1, maximumConcurrentRequests))
     }
 
-    /// Waits for a free slot, then sends through ``base``.
-    public func send(
-        _ request: NetworkRequest, to destination: TransportBodyDestination, progress: TransportProgressHandler?
-    ) async throws -> TransportResponse {
+    /// Waits for a free slot, then sends through ``base``; the slot is freed when the body ends.
+    public func exchange(_ request: NetworkRequest, progress: TransportProgressHandler?) async throws -> NetworkStreamResponse {
         try await permits.acquire()
         do {
-            let response = try await base.send(request, to: destination, progress: progress)
-            await permits.release()
+            var response = try await base.exchange(request, progress: progress)
+            let permits = permits
+            response.body = response.body.onEnd { permits.release() }
             return response
         } catch {
-            await permits.release()
+            permits.release()
             throw error
         }
     }
+
+    /// ``base``'s limits.
+    public var responseLimits: ResponseLimits { base.responseLimits }
 }
 
-/// A counting semaphore for tasks, first come first served.
-actor Permits {
-    private var available: Int
-    private var waiters: [(id: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
-    private var nextID: UInt64 = 0
+/// A counting semaphore for tasks, first come first served; `release` never waits.
+final class Permits: Sendable {
+    private struct State: Sendable {
+        var available: Int
+        var waiters: [(id: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
+        var nextID: UInt64 = 0
+        /// Waiters cancelled before they joined the line.
+        var cancelled: Set<UInt64> = []
+    }
 
-    init(count: Int) { available = count }
+    private let state: Locked<State>
+
+    init(count: Int) { state = Locked(State(available: count)) }
 
     func acquire() async throws {
         try Task.checkCancellation()
-        if available > 0 {
-            available -= 1
-            return
+        let immediate = state.withLock { state -> Bool in
+            guard state.available > 0 else { return false }
+            state.available -= 1
+            return true
         }
-        let id = nextID
-        nextID += 1
+        if immediate { return }
+        let id = state.withLock { state in
+            defer { state.nextID += 1 }
+            return state.nextID
+        }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                // Runs on this actor; a cancellation that came first is seen here, one that comes
-                // later reaches `cancelWaiter` after this closure has queued the waiter.
-                if Task.isCancelled {
-                    continuation.resume(throwing: CancellationError())
-                } else {
-                    waiters.append((id, continuation))
+                let outcome = state.withLock { state -> Bool? in
+                    if state.cancelled.remove(id) != nil { return false }
+                    // A permit freed meanwhile is taken at once (the line is then empty).
+                    if state.available > 0 {
+                        state.available -= 1
+                        return true
+                    }
+                    state.waiters.append((id, continuation))
+                    return nil
+                }
+                switch outcome {
+                case true?: continuation.resume()
+                case false?: continuation.resume(throwing: CancellationError())
+                case nil: break
                 }
             }
         } onCancel: {
-            Task { await self.cancelWaiter(id) }
+            let waiter = state.withLock { state -> CheckedContinuation<Void, any Error>? in
+                guard let index = state.waiters.firstIndex(where: { $0.id == id }) else {
+                    state.cancelled.insert(id)
+                    return nil
+                }
+                return state.waiters.remove(at: index).continuation
+            }
+            waiter?.resume(throwing: CancellationError())
         }
     }
 
     func release() {
-        if waiters.isEmpty {
-            available += 1
-        } else {
-            waiters.removeFirst().continuation.resume()
+        let next = state.withLock { state -> CheckedContinuation<Void, any Error>? in
+            guard !state.waiters.isEmpty else {
+                state.available += 1
+                return nil
+            }
+            return state.waiters.removeFirst().continuation
         }
-    }
-
-    private func cancelWaiter(_ id: UInt64) {
-        guard let index = waiters.firstIndex(where: { $0.id == id }) else { return }
-        waiters.remove(at: index).continuation.resume(throwing: CancellationError())
+        next?.resume()
     }
 }

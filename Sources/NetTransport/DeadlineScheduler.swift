@@ -123,3 +123,46 @@ final class DeadlineScheduler: Sendable {
         }
     }
 }
+
+extension DeadlineScheduler {
+    /// Sleeps `delay` on the scheduler's thread; cancelling the task drops the deadline at once and
+    /// throws `CancellationError`.
+    func sleep(for delay: Duration) async throws {
+        let waiter = Locked(SleepState())
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let stored = waiter.withLock { state -> Bool in
+                    guard !state.cancelled else { return false }
+                    state.continuation = continuation
+                    return true
+                }
+                guard stored else {
+                    continuation.resume(throwing: CancellationError())
+                    return
+                }
+                let timer = schedule(after: delay) {
+                    waiter.withLock { state in
+                        defer { state.continuation = nil }
+                        return state.continuation
+                    }?.resume()
+                }
+                waiter.withLock { $0.timer = timer }
+            }
+        } onCancel: {
+            let (continuation, timer) = waiter.withLock { state in
+                state.cancelled = true
+                defer { state.continuation = nil }
+                return (state.continuation, state.timer)
+            }
+            if let timer { cancel(timer) }
+            continuation?.resume(throwing: CancellationError())
+        }
+    }
+}
+
+/// One ``DeadlineScheduler/sleep(for:)``: its continuation and timer, and whether it was cancelled.
+private struct SleepState: Sendable {
+    var continuation: CheckedContinuation<Void, any Error>?
+    var timer: Int?
+    var cancelled = false
+}

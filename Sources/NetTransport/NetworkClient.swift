@@ -1,7 +1,7 @@
 import NetCore
 
-/// A ready-made ``NetworkSession`` composed from ``NetworkInterceptor``s, with an optional limit
-/// on requests in flight.
+/// A ready-made ``NetworkSession`` composed from ``NetworkInterceptor``s and the pipeline's
+/// optional stages (cache, concurrency limit).
 ///
 /// ```swift
 /// let client = NetworkClient(
@@ -11,34 +11,50 @@ import NetCore
 /// let films = try await client.requestData(for: request).validate().jsonDecode([Film].self)
 /// ```
 ///
-/// Interceptors wrap the transport like layers, the first outermost: before each attempt they
-/// adapt the request in order, and after it they see the result in reverse order, the first
-/// answer other than `.nothing` winning. So a ``LoggingInterceptor`` placed last logs the
-/// request as sent (signed) and every result, retried ones included.
+/// A call runs, outermost first: the call deadline, the interceptors (the first outermost: before
+/// each attempt they adapt the request in order, and after it they see the result in reverse
+/// order, the first answer other than `.nothing` winning), redirects, the cache, the concurrency
+/// limit, the transport (Docs/Architecture.md). So a ``LoggingInterceptor`` placed last logs the
+/// request as sent (signed) and every result, retried ones included. `retryNumber` counts the
+/// call's retries, whoever asked; ``RetryPolicy``'s budget counts only the retries it asked for
+/// itself, so an authentication refresh does not use it up.
 public actor NetworkClient: NetworkSession {
-    /// Sends the requests (wrapped in a ``ConcurrencyLimitedTransport`` when a limit is set).
+    /// Sends the requests: the transport, wrapped in the cache and concurrency-limit stages when
+    /// they are set.
     public let transport: any Transport
     /// The interceptors, in the order they run.
     public let interceptors: [any NetworkInterceptor]
-    /// The most retries one call may make, whatever the interceptors ask.
+    /// The most retries one call may make in all, whatever the interceptors ask.
     public let maximumRetryCount: Int
+    /// Whether calls follow redirects.
+    public let redirectPolicy: RedirectPolicy
+    /// The limit for a whole call when its request sets no timeout.
+    public let timeout: Duration
+    /// The clock deadlines and retry waits are measured on.
+    public let clock: any Clock<Duration>
 
     /// Creates a client.
     ///
     /// - Parameters:
     ///   - transport: what sends requests; a new ``URLSessionTransport`` by default.
     ///   - interceptors: run in order; see the type's documentation.
-    ///   - maximumConcurrentRequests: at most this many requests on the wire at once; the rest
-    ///     wait in order. `nil` (the default) for no limit.
+    ///   - maximumConcurrentRequests: at most this many exchanges at once (a streamed one counts
+    ///     until its body ends); the rest wait in order. `nil` (the default) for no limit.
     ///   - maximumRetryCount: the cap on retries per call, five by default.
     ///   - cache: an HTTP cache for GET and HEAD responses (see ``HTTPCache``), or `nil` (the
     ///     default) for none. Cache hits never take a concurrency permit.
+    ///   - redirectPolicy: `.follow(limit: 10)` by default.
+    ///   - timeout: the whole call's limit when a request sets none; 60 s by default.
+    ///   - clock: what deadlines and retry waits are measured on; `ContinuousClock` by default.
     public init(
         transport: any Transport = URLSessionTransport(),
         interceptors: [any NetworkInterceptor] = [],
         maximumConcurrentRequests: Int? = nil,
         maximumRetryCount: Int = 5,
-        cache: HTTPCache? = nil
+        cache: HTTPCache? = nil,
+        redirectPolicy: RedirectPolicy = .follow(limit: 10),
+        timeout: Duration = .seconds(60),
+        clock: any Clock<Duration> = ContinuousClock()
     ) {
         var transport = transport
         if let maximumConcurrentRequests {
@@ -50,6 +66,9 @@ public actor NetworkClient: NetworkSession {
         self.transport = transport
         self.interceptors = interceptors
         self.maximumRetryCount = max(0, maximumRetryCount)
+        self.redirectPolicy = redirectPolicy
+        self.timeout = timeout
+        self.clock = clock
     }
 
     /// Runs every interceptor's ``NetworkInterceptor/interceptRequest(_:)`` in order.
@@ -68,9 +87,13 @@ public actor NetworkClient: NetworkSession {
         retryNumber: Int,
         result: Result<NetworkSessionInterception, any Error>
     ) async throws -> NetworkSessionInterceptionResult {
-        for interceptor in interceptors.reversed() {
-            let decision = try await interceptor.interceptResponse(originalRequest, retryNumber: retryNumber, result: result)
+        let ledger = RetryLedger.current
+        for (index, interceptor) in interceptors.enumerated().reversed() {
+            let decision = try await RetryLedger.$asking.withValue(index) {
+                try await interceptor.interceptResponse(originalRequest, retryNumber: retryNumber, result: result)
+            }
             if case .nothing = decision { continue }
+            ledger?.recordRetry(by: index)
             return decision
         }
         return .nothing

@@ -72,6 +72,25 @@ extension NetworkSession {
         try await upload(request, body: nil, progress: progress)
     }
 
+    /// Sends `request` and returns as soon as the response head arrives, with the body to read as
+    /// it comes (see ``NetworkResponseBody``).
+    ///
+    /// Interceptors, retries and redirects apply as to every call; the deadline (the request's
+    /// timeout or ``timeout``) ends when the head arrives, so a long stream is not cut off. The
+    /// call is finished (its concurrency permit freed) when the body ends, fails or is dropped;
+    /// cancel the reading task to stop early.
+    ///
+    /// ```swift
+    /// let stream = try await client.requestStream(for: "https://example.com/events")
+    /// for try await chunk in stream.body { print(chunk.count) }
+    /// ```
+    public func requestStream(for request: any NetworkRequestConvertible) async throws -> NetworkStreamResponse {
+        guard let response = try await performCall(request, call: .stream, progress: nil).stream else {
+            throw SessionCall.mismatch
+        }
+        return response
+    }
+
     private func upload(_ request: any NetworkRequestConvertible, body: NetworkRequestBody?, progress: NetworkProgressReporter?) async throws -> NetworkUploadResponse {
         defer { progress?.finish() }
         guard case .upload(let response) = try await perform(request, call: .upload(body), progress: progress) else {

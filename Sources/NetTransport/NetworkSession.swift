@@ -14,8 +14,9 @@ import NetCore
 /// let response = try await AppSession(transport: URLSessionTransport()).requestData(for: "https://example.com")
 /// ```
 ///
-/// Each call runs a retry loop: the request goes through ``interceptRequest(networkSession:originalRequest:)``,
-/// is sent, and the result (a response or an error) goes through
+/// Each call runs within its deadline (``timeout``) a retry loop: the request goes through ``interceptRequest(networkSession:originalRequest:)``,
+/// is sent (following redirects as ``redirectPolicy`` says), and the result (a response or an
+/// error) goes through
 /// ``interceptResponse(networkSession:originalRequest:retryNumber:result:)`` exactly once. Returning
 /// `.retry` sends the new request through `interceptRequest` again; after ``maximumRetryCount``
 /// retries the last result is returned as it is. Cancellation is checked before every attempt,
@@ -27,6 +28,18 @@ public protocol NetworkSession: Actor {
 
     /// The most retries one call may make, whatever the interceptors ask. Five by default.
     var maximumRetryCount: Int { get }
+
+    /// Whether calls follow redirects. `.follow(limit: 10)` by default.
+    var redirectPolicy: RedirectPolicy { get }
+
+    /// The limit for a whole call (redirects, retries and their waits, and the body of calls that
+    /// read it) when its request sets no ``NetworkRequest/timeout``. Sixty seconds by default.
+    /// A ``requestStream(for:)`` call's deadline ends when the response head arrives.
+    var timeout: Duration { get }
+
+    /// The clock deadlines and retry waits are measured on: `ContinuousClock` by default; a
+    /// manual clock in tests.
+    var clock: any Clock<Duration> { get }
 
     /// Called before every attempt (retries included) with the request about to be sent; returns
     /// the request to send. The default returns it unchanged.
@@ -46,6 +59,15 @@ public protocol NetworkSession: Actor {
 extension NetworkSession {
     /// Five retries at most per call.
     public var maximumRetryCount: Int { 5 }
+
+    /// Follows up to ten redirects.
+    public var redirectPolicy: RedirectPolicy { .follow(limit: 10) }
+
+    /// Sixty seconds.
+    public var timeout: Duration { .seconds(60) }
+
+    /// `ContinuousClock`.
+    public var clock: any Clock<Duration> { ContinuousClock() }
 
     /// Returns the request unchanged.
     public func interceptRequest(networkSession: any NetworkSession, originalRequest: NetworkRequest) async throws -> any NetworkRequestConvertible {

@@ -3,7 +3,9 @@ import NetCore
 
 /// A response that reached the session, handed to ``NetworkSession/interceptResponse(networkSession:originalRequest:retryNumber:result:)``.
 public enum NetworkSessionInterception: Sendable {
-    /// A response held in memory.
+    /// A response held in memory. For a ``NetworkSession/requestStream(for:)`` call it carries
+    /// the head with an empty `data`: the body is still arriving and is the caller's to read
+    /// (retrying drops it, which closes its connection).
     case data(NetworkDataResponse)
     /// A response written to a file.
     case download(NetworkDownloadResponse)

@@ -1,8 +1,8 @@
 import Foundation
 import NetCore
 
-/// What a client sends after a 3xx, as RFC 9110 §15.4 and browsers do it: public so that every
-/// transport (URLSession's, AsyncHTTPClient's, yours) follows redirects the same way.
+/// What a client sends after a 3xx, as RFC 9110 §15.4 and browsers do it: applied by the pipeline's
+/// redirect stage for every transport, and public for code that follows redirects itself.
 public enum RedirectRule {
     /// The request to send next, or `nil` when `head` is not a redirect that can be followed
     /// (not 301/302/303/307/308, no `Location`, or a `Location` that is not http(s)).
@@ -36,21 +36,6 @@ public enum RedirectRule {
             for name in ["Authorization", "Proxy-Authorization", "Cookie"] { next.headers.remove(name: name) }
         }
         return next
-    }
-
-    /// ``nextRequest(after:for:)`` for a response a transport received, which also removes the
-    /// 3xx body the transport wrote to a file whenever that body is not the answer: when the
-    /// redirect is followed, and when its target cannot be sent (the call then throws, and a
-    /// download must leave nothing behind).
-    public static func nextRequest(after response: TransportResponse, for request: NetworkRequest) throws -> NetworkRequest? {
-        do {
-            guard let next = try nextRequest(after: response.head, for: request) else { return nil }
-            if let file = response.fileURL { BodyFile.remove(file) }
-            return next
-        } catch {
-            if let file = response.fileURL { BodyFile.remove(file) }
-            throw error
-        }
     }
 
     private static func sameOrigin(_ lhs: URL, _ rhs: URL) -> Bool {

@@ -81,6 +81,9 @@ public struct RetryPolicy: NetworkInterceptor {
     public func interceptResponse(
         _ request: NetworkRequest, retryNumber: Int, result: Result<NetworkSessionInterception, any Error>
     ) async throws -> NetworkSessionInterceptionResult {
+        // Its own retries, not the call's: another interceptor's retry (an authentication
+        // refresh) must not use up this budget or lengthen the backoff.
+        let retryNumber = RetryLedger.ownRetries(fallback: retryNumber)
         guard retryNumber < maximumRetries,
               retriesNonIdempotentMethods || request.httpMethod.isIdempotent else { return .nothing }
         switch result {

@@ -6,8 +6,8 @@ import NetCore
 ///
 /// Answer by route (method + path pattern) with canned responses, a sequence of them (the last
 /// repeats), or a closure; anything unmatched gets the fallback (404). The stub records every
-/// request with its body, honours cancellation and the request's timeout during a delay, and
-/// reports upload and download progress.
+/// request with its body, honours cancellation during a delay (the pipeline's deadline ends it
+/// like any other exchange), and reports upload progress.
 ///
 /// ```swift
 /// let stub = StubTransport()
@@ -78,9 +78,7 @@ public final class StubTransport: Transport {
     }
 
     /// Answers `request` as the routes say.
-    public func send(
-        _ request: NetworkRequest, to destination: TransportBodyDestination, progress: TransportProgressHandler?
-    ) async throws -> TransportResponse {
+    public func exchange(_ request: NetworkRequest, progress: TransportProgressHandler?) async throws -> NetworkStreamResponse {
         try request.validate()
         try Task.checkCancellation()
         let body = try await Self.readBody(of: request, progress: progress)
@@ -101,7 +99,7 @@ public final class StubTransport: Transport {
         case .handler(let handler): try await handler(request)
         case .fallback: fallback
         }
-        try await Self.wait(answer.delay, timeout: request.timeout, request: request)
+        if answer.delay > .zero { try await Task.sleep(for: answer.delay) }
         switch answer.outcome {
         case .failure(let failure):
             throw NetworkError.transport(failure)
@@ -112,12 +110,8 @@ public final class StubTransport: Transport {
             }
             let head = NetworkResponseHead(statusCode: status, headers: headers, url: request.url)
             let delivered = request.httpMethod == .head ? Data() : responseBody
-            Self.reportDownload(of: delivered.count, progress: progress)
-            guard case .file(let url) = destination else { return TransportResponse(head: head, body: delivered) }
-            do { try delivered.write(to: url, options: .atomic) } catch {
-                throw NetworkError.transport(.cannotWriteBody(path: url.path, reason: "\(error)"))
-            }
-            return TransportResponse(head: head, fileURL: url, bodyByteCount: Int64(delivered.count))
+            let body = delivered.count <= StubChunks.size ? NetworkResponseBody(delivered) : NetworkResponseBody(StubChunks(data: delivered))
+            return NetworkStreamResponse(response: head, body: body, originalRequest: request)
         }
     }
 
@@ -142,24 +136,26 @@ public final class StubTransport: Transport {
         progress?(NetworkProgress(direction: .upload, completedBytes: Int64(body.count), expectedBytes: expected))
         return body
     }
+}
 
-    /// Sleeps `delay`, or fails with `timedOut` when the request's timeout is shorter.
-    private static func wait(_ delay: Duration, timeout: Duration?, request: NetworkRequest) async throws {
-        guard delay > .zero else { return }
-        if let timeout, timeout < delay {
-            try await Task.sleep(for: timeout)
-            throw NetworkError.transport(.timedOut("stubbed delay \(delay) exceeds the timeout \(timeout) (\(request))"))
+/// A stubbed body delivered in 64 KiB chunks, as a network would.
+private struct StubChunks: AsyncSequence, Sendable {
+    typealias Element = Data
+    typealias Failure = any Error
+    static let size = 65_536
+    let data: Data
+
+    func makeAsyncIterator() -> Iterator { Iterator(data: data) }
+
+    struct Iterator: AsyncIteratorProtocol {
+        let data: Data
+        var offset = 0
+
+        mutating func next() async throws -> Data? {
+            guard offset < data.count else { return nil }
+            let end = Swift.min(data.count, offset + StubChunks.size)
+            defer { offset = end }
+            return data.subdata(in: data.startIndex + offset..<data.startIndex + end)
         }
-        try await Task.sleep(for: delay)
-    }
-
-    /// Reports a body's arrival in 64 KiB steps, as a network would.
-    private static func reportDownload(of count: Int, progress: TransportProgressHandler?) {
-        guard let progress else { return }
-        var delivered = 0
-        repeat {
-            delivered = min(count, delivered + 65_536)
-            progress(NetworkProgress(direction: .download, completedBytes: Int64(delivered), expectedBytes: Int64(count)))
-        } while delivered < count
     }
 }

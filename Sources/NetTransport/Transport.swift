@@ -1,44 +1,65 @@
 import Foundation
 import NetCore
 
-/// Moves one HTTP exchange over the wire: the pluggable bottom of a ``NetworkSession``.
+/// Moves one HTTP exchange over the wire: the pluggable bottom of Net's request pipeline.
 ///
-/// A transport sends a validated ``NetworkRequest`` (with its in-memory, file or streamed body)
-/// and returns the response head with the body in memory or in a file. It follows redirects the
-/// way its own configuration says, enforces ``NetworkRequest/timeout`` itself and reports upload
-/// and download progress. Everything above it (interceptors, retry, authentication) lives in the
-/// session, so a transport stays small and easy to swap: ``URLSessionTransport`` for real
-/// traffic, ``StubTransport`` for tests of the code above it.
+/// A transport sends one validated ``NetworkRequest`` (with its in-memory, file or streamed
+/// body) and returns as soon as the response head arrives, with the body as a
+/// ``NetworkResponseBody`` the caller pulls. That is all it does: it never follows redirects,
+/// never retries, never times a whole call, never decides where a body goes. Those are stages of
+/// the pipeline above it (Docs/Architecture.md), written once for every transport:
+/// ``URLSessionTransport`` for real traffic, ``StubTransport`` for tests of the code above it,
+/// or your own.
 ///
 /// Contract every transport keeps:
 /// - failures are thrown as ``NetworkError`` (`.request` for a request that cannot be sent,
-///   `.transport` for a failed exchange); cancelling the calling task throws `CancellationError`
-///   promptly, without waiting for the server;
-/// - with ``TransportBodyDestination/file(_:)`` the body is complete at that URL when `send`
-///   returns, and nothing this call wrote is left there when it throws;
-/// - a body shorter than its `Content-Length` is a ``NetworkError/TransportFailure/connectionLost(_:)``.
+///   `.transport` for a failed exchange), from `exchange` or from reading the body;
+/// - cancelling the calling task (waiting for the head) or the task reading the body throws
+///   `CancellationError` promptly, without waiting for the server, and closes the connection;
+///   so does dropping a body that was not read to its end;
+/// - the body is read from the network only as fast as it is consumed, or, where the platform
+///   cannot pause a read, buffered in bounded memory (each transport documents its buffer).
 public protocol Transport: Sendable {
-    /// Sends `request` and returns the final response (after any redirects the transport follows).
+    /// Sends `request` and returns the response head with its body still to be read.
     ///
     /// - Parameters:
     ///   - request: the request to send; it is validated before anything goes on the wire.
-    ///   - destination: where the response body goes.
-    ///   - progress: called with upload and download progress, from any thread.
-    func send(
-        _ request: NetworkRequest,
-        to destination: TransportBodyDestination,
-        progress: TransportProgressHandler?
-    ) async throws -> TransportResponse
+    ///   - progress: called with upload progress, from any thread. (Download progress is
+    ///     counted by whoever reads the body.)
+    func exchange(_ request: NetworkRequest, progress: TransportProgressHandler?) async throws -> NetworkStreamResponse
+
+    /// How large a body may grow: the decompression limit is the transport's to enforce (it
+    /// decodes); the in-memory limit is applied by the pipeline to bodies read into memory.
+    var responseLimits: ResponseLimits { get }
 }
 
 extension Transport {
-    /// Sends `request` and keeps the response body in memory, without progress reports.
-    public func send(_ request: NetworkRequest) async throws -> TransportResponse {
-        try await send(request, to: .memory, progress: nil)
-    }
+    /// ``ResponseLimits/init(maximumInMemoryBodySize:decompression:)``'s defaults.
+    public var responseLimits: ResponseLimits { ResponseLimits() }
 }
 
-/// Where a transport puts a response body.
+/// A response whose body is still arriving: what a ``Transport`` returns and what
+/// ``NetworkSession/requestStream(for:)`` gives the caller.
+public struct NetworkStreamResponse: Sendable {
+    /// Status, headers and final URL.
+    public var response: NetworkResponseHead
+    /// The body, to be read once.
+    public var body: NetworkResponseBody
+    /// The request as the caller made it (for a transport's answer: the request it sent).
+    public var originalRequest: NetworkRequest
+
+    /// Creates a response from its parts.
+    public init(response: NetworkResponseHead, body: NetworkResponseBody, originalRequest: NetworkRequest) {
+        self.response = response
+        self.body = body
+        self.originalRequest = originalRequest
+    }
+
+    /// The status code.
+    public var statusCode: HTTPCode { response.statusCode }
+}
+
+/// Where ``Transport/send(_:to:progress:redirectPolicy:timeout:)`` puts a response body.
 public enum TransportBodyDestination: Sendable, Hashable {
     /// In memory, as ``TransportResponse/body``.
     case memory
@@ -49,7 +70,7 @@ public enum TransportBodyDestination: Sendable, Hashable {
     public var isMemory: Bool { self == .memory }
 }
 
-/// What a transport received: the response head, and the body in memory or in a file.
+/// A response read to its end: the head, and the body in memory or in a file.
 public struct TransportResponse: Sendable {
     /// Status, headers and final URL.
     public var head: NetworkResponseHead

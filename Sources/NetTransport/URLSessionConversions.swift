@@ -30,13 +30,14 @@ extension NetworkResponseHead {
 extension URLRequest {
     /// The URLRequest for one exchange; the body is attached by the caller (data or file task).
     ///
-    /// `timeoutInterval` is set past our own deadline: URLSession on Linux truncates it to whole
-    /// seconds and treats it as an idle timer, so the transport enforces the real limit itself.
-    init(_ request: NetworkRequest, deadline: ContinuousClock.Instant) {
+    /// `timeoutInterval` is set past the call's deadline: URLSession on Linux truncates it to
+    /// whole seconds and treats it as an idle timer, so the pipeline's ``CallDeadline`` enforces
+    /// the real limit. A streamed body may legitimately idle for long, so without a request
+    /// timeout the idle timer is a week.
+    init(_ request: NetworkRequest) {
         self.init(url: request.url)
         httpMethod = request.httpMethod.rawValue
-        let remaining = ContinuousClock.now.duration(to: deadline).secondsValue
-        timeoutInterval = max(1, remaining.rounded(.up) + 5)
+        timeoutInterval = request.timeout.map { max(1, $0.secondsValue.rounded(.up) + 5) } ?? 604_800
         // URLRequest holds one value per name, so repeated fields go out joined with ", ".
         var written = Set<String>()
         for header in request.headers where written.insert(header.name.lowercased()).inserted {

@@ -11,11 +11,13 @@ import NetCore
 ///   URLSession task is stopped off-thread only if it has not completed (the async convenience
 ///   APIs hang or crash when cancelled);
 /// - one long-lived session with a session delegate (a 401 without one hangs forever);
-/// - redirects are followed here, so 307 and 308 resend their body (URLSession sends 0 bytes);
-/// - the timeout is Net's own deadline for the whole exchange: 0.5 s means 0.5 s, where
-///   URLSession truncates to whole seconds;
-/// - downloads are written by Net to the destination file (URLSession's download temp files are
-///   never deleted on Linux), and removed on every failure, including cancellation;
+/// - redirects are refused here and followed by the pipeline, so 307 and 308 resend their body
+///   (URLSession sends 0 bytes);
+/// - timeouts are the pipeline's deadline: 0.5 s means 0.5 s, where URLSession truncates to
+///   whole seconds;
+/// - the body is handed over as it arrives (URLSession's download temp files, never deleted on
+///   Linux, are not used), buffered in 1 MiB of memory and then a nameless temporary file,
+///   because libcurl cannot pause a transfer;
 /// - file bodies are streamed from disk; streamed bodies are spooled to a temporary file first,
 ///   which is deleted on every path.
 ///
@@ -56,69 +58,54 @@ public final class URLSessionTransport: Transport {
         session.finishTasksAndInvalidate()
     }
 
-    /// Sends `request`, following redirects as ``Configuration/redirectPolicy`` says.
-    public func send(
-        _ request: NetworkRequest,
-        to destination: TransportBodyDestination,
-        progress: TransportProgressHandler?
-    ) async throws -> TransportResponse {
+    /// Sends `request` and returns as soon as its response head arrives.
+    ///
+    /// The body then arrives whether or not it is being read (libcurl cannot pause): up to 1 MiB
+    /// waits in memory, and the rest in a nameless temporary file in
+    /// ``Configuration/temporaryDirectory`` until read, so memory stays bounded.
+    public func exchange(_ request: NetworkRequest, progress: TransportProgressHandler?) async throws -> NetworkStreamResponse {
         try request.validate()
         try Task.checkCancellation()
-        let deadline = ContinuousClock.now + (request.timeout ?? configuration.timeout)
-        var upload = try await UploadSource.prepare(request.body, spoolDirectory: configuration.temporaryDirectory)
-        defer { upload.removeSpooledFile() }
-        var current = request
-        current.setDefaultContentType()
-        var redirectCount = 0
-        while true {
-            let response = try await exchange(current, upload: upload, destination: destination,
-                                              deadline: deadline, progress: progress)
-            guard case .follow(let limit) = configuration.redirectPolicy,
-                  let next = try RedirectRule.nextRequest(after: response, for: current) else { return response }
-            guard redirectCount < limit else {
-                throw NetworkError.transport(.tooManyRedirects(limit: limit, lastURL: next.redactedURL))
-            }
-            redirectCount += 1
-            if next.body.isNone { upload.dropBody() }
-            current = next
-        }
-    }
-
-    private func exchange(
-        _ request: NetworkRequest,
-        upload: UploadSource,
-        destination: TransportBodyDestination,
-        deadline: ContinuousClock.Instant,
-        progress: TransportProgressHandler?
-    ) async throws -> TransportResponse {
         let headBytes = Self.requestHeadBytes(request)
         guard headBytes <= Self.requestHeadLimit else {
             throw NetworkError.request(.requestHeadTooLarge(bytes: headBytes, limit: Self.requestHeadLimit))
         }
-        let urlRequest = URLRequest(request, deadline: deadline)
-        let bridge = TaskBridge(request: request, destination: destination, limits: configuration.responseLimits,
-                                cancelQueue: cancelQueue, progress: progress)
+        let upload = try await UploadSource.prepare(request.body, spoolDirectory: configuration.temporaryDirectory)
+        let urlRequest = URLRequest(request)
+        let bridge = TaskBridge(request: request, limits: configuration.responseLimits, cancelQueue: cancelQueue,
+                                spoolDirectory: configuration.temporaryDirectory, progress: progress)
         let (session, delegate) = (session, delegate)
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                bridge.wait(continuation, deadline: deadline)
-                taskQueue.async {
-                    guard !bridge.hasEnded else { return }
-                    let task: URLSessionTask = switch upload {
-                    case .none: session.dataTask(with: urlRequest)
-                    case .data(let data): session.uploadTask(with: urlRequest, from: data)
-                    case .file(let url, _): session.uploadTask(with: urlRequest, fromFile: url)
-                    }
-                    delegate.register(bridge, for: task)
-                    if !bridge.start(task) {
-                        delegate.unregister(task)
+        do {
+            let response = try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    bridge.wait(continuation)
+                    taskQueue.async {
+                        guard !bridge.hasEnded else { return }
+                        let task: URLSessionTask = switch upload {
+                        case .none: session.dataTask(with: urlRequest)
+                        case .data(let data): session.uploadTask(with: urlRequest, from: data)
+                        case .file(let url, _): session.uploadTask(with: urlRequest, fromFile: url)
+                        }
+                        delegate.register(bridge, for: task)
+                        if !bridge.start(task) {
+                            delegate.unregister(task)
+                        }
                     }
                 }
+            } onCancel: {
+                bridge.fail(CancellationError())
             }
-        } onCancel: {
-            bridge.fail(CancellationError())
+            // libcurl has read the spooled request body by the time the response head arrives.
+            upload.removeSpooledFile()
+            return response
+        } catch {
+            upload.removeSpooledFile()
+            throw error
         }
     }
+
+    /// The response limits from ``Configuration/responseLimits``.
+    public var responseLimits: ResponseLimits { configuration.responseLimits }
 }
 
 extension URLSessionTransport {
@@ -136,11 +123,6 @@ extension URLSessionTransport {
 
     /// How a ``URLSessionTransport`` behaves.
     public struct Configuration: Sendable {
-        /// The limit for a whole exchange (redirects included) when a request sets no
-        /// ``NetworkRequest/timeout``. Sixty seconds by default.
-        public var timeout: Duration
-        /// Whether and how far redirects are followed. `.follow(limit: 10)` by default.
-        public var redirectPolicy: RedirectPolicy
         /// Connections URLSession may open to one host. Eight by default.
         public var maximumConnectionsPerHost: Int
         /// Where streamed bodies are spooled before upload. The system's temporary directory by default.
@@ -154,34 +136,13 @@ extension URLSessionTransport {
 
         /// Creates a configuration; every parameter has the default described on its property.
         public init(
-            timeout: Duration = .seconds(60),
-            redirectPolicy: RedirectPolicy = .follow(limit: 10),
             maximumConnectionsPerHost: Int = 8,
             temporaryDirectory: URL = FileManager.default.temporaryDirectory,
             responseLimits: ResponseLimits = ResponseLimits()
         ) {
-            self.timeout = timeout
-            self.redirectPolicy = redirectPolicy
             self.maximumConnectionsPerHost = max(1, maximumConnectionsPerHost)
             self.temporaryDirectory = temporaryDirectory
             self.responseLimits = responseLimits
         }
-    }
-
-    /// Whether a transport follows redirects.
-    public enum RedirectPolicy: Sendable, Hashable {
-        /// Follow up to `limit` redirects; one more is ``NetworkError/TransportFailure/tooManyRedirects(limit:lastURL:)``.
-        case follow(limit: Int)
-        /// Return 3xx responses to the caller as they are.
-        case doNotFollow
-    }
-}
-
-extension NetworkRequest {
-    /// A body without a `Content-Type` is sent as `application/octet-stream`; libcurl would
-    /// otherwise label it `application/x-www-form-urlencoded`.
-    mutating func setDefaultContentType() {
-        guard !body.isNone, !headers.contains(name: "Content-Type") else { return }
-        try? headers.add(name: "Content-Type", value: "application/octet-stream")
     }
 }

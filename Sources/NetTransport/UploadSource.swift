@@ -1,7 +1,7 @@
 import Foundation
 import NetCore
 
-/// A request body in the form URLSession can send and resend (for 307/308 redirects).
+/// A request body in the form URLSession can send: in memory or from a file.
 enum UploadSource: Sendable {
     case none
     case data(Data)
@@ -38,12 +38,6 @@ enum UploadSource: Sendable {
             BodyFile.remove(url)
             throw error
         }
-    }
-
-    /// After a redirect that turns the request into a GET, nothing is sent.
-    mutating func dropBody() {
-        removeSpooledFile()
-        self = .none
     }
 
     /// Deletes the spooled file, if Net made one.

@@ -32,7 +32,7 @@ struct MultipartUploadTests {
                 NetworkMultipartFormFileRequest(name: "note", filename: "n.txt", value: small),
                 NetworkMultipartFormFileRequest(name: "video", fileURL: file),
             ])
-        let client = NetworkClient(transport: URLSessionTransport(configuration: .init(timeout: TestTiming.scaled(.seconds(60)))))
+        let client = NetworkClient(transport: URLSessionTransport(), timeout: TestTiming.scaled(.seconds(60)))
         let response = try await client.requestUpload(for: request).validate()
         let parts = try JSONDecoder().decode([MultipartUploadServer.ReceivedPart].self, from: response.data)
         #expect(parts.count == 4)

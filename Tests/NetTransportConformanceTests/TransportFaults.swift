@@ -272,7 +272,7 @@ enum TransportFaults {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for index in 0..<64 {
                     group.addTask {
-                        let response = try await client.requestData(for: try request("/storm?key=\(run)-\(index)&failures=2&status=\([500, 502, 503, 504][index % 4])", timeout: TestTiming.scaled(.seconds(5))))
+                        let response = try await client.requestData(for: try request("/storm?key=\(run)-\(index)&failures=2&status=\([500, 502, 503, 504][index % 4])", timeout: TestTiming.scaled(.seconds(30))))
                         #expect(response.statusCode == 200 && response.data == Data("ok".utf8))
                     }
                 }
@@ -285,8 +285,9 @@ enum TransportFaults {
             let key = UUID().uuidString
             let clock = ContinuousClock()
             let start = clock.now
-            let response = try await client.requestData(for: try request("/storm?key=\(key)&failures=100&retry-after=1"))
-            #expect(response.statusCode == 503 && FaultServer.shared.count(key) == 3)
+            // The timeout is the whole call's: both waits and three exchanges.
+            let response = try await client.requestData(for: try request("/storm?key=\(key)&failures=100&retry-after=1", timeout: TestTiming.scaled(.seconds(30))))
+            #expect(response.statusCode == 503 && FaultServer.shared.count(key) == 3, "count \(FaultServer.shared.count(key))")
             #expect(clock.now - start >= .seconds(2), "two retries each waited Retry-After: 1")
             #expect(throws: NetworkError.self) { try response.validate() }
         },

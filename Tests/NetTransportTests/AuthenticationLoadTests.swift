@@ -18,8 +18,8 @@ struct AuthenticationLoadTests {
         let auth = AuthenticationInterceptor<String>(credential: "stale", header: { .header(key: "Authorization", value: "Bearer \($0)") }, refresh: refresh)
         // The default 60 s timeout, stretched under sanitizers like every other time bound: 1,000
         // requests queued behind 64 connections under ThreadSanitizer ran into it.
-        let configuration = URLSessionTransport.Configuration(timeout: TestTiming.scaled(.seconds(60)), maximumConnectionsPerHost: 64)
-        return (NetworkClient(transport: URLSessionTransport(configuration: configuration), interceptors: [auth]), auth)
+        let configuration = URLSessionTransport.Configuration(maximumConnectionsPerHost: 64)
+        return (NetworkClient(transport: URLSessionTransport(configuration: configuration), interceptors: [auth], timeout: TestTiming.scaled(.seconds(60))), auth)
     }
 
     @Test("exactly one refresh; every request succeeds; none is sent twice with the stale token")

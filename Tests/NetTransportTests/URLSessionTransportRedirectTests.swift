@@ -38,13 +38,13 @@ struct URLSessionTransportRedirectTests {
 
     @Test("a chain longer than the limit ends with tooManyRedirects; one at the limit is followed")
     func limit() async throws {
-        let limited = URLSessionTransport(configuration: .init(redirectPolicy: .follow(limit: 3)))
-        let atLimit = try TransportTest.echo(try await limited.send(try await TransportTest.request(Self.chain(3))))
+        let limited = URLSessionTransport()
+        let atLimit = try TransportTest.echo(try await limited.send(try await TransportTest.request(Self.chain(3)), redirectPolicy: .follow(limit: 3)))
         #expect(atLimit.method == "GET")
 
         let lastURL = try await TransportTest.url(Self.chain(1)).absoluteString
         let error = await #expect(throws: NetworkError.self) {
-            _ = try await limited.send(try await TransportTest.request(Self.chain(5)))
+            _ = try await limited.send(try await TransportTest.request(Self.chain(5)), redirectPolicy: .follow(limit: 3))
         }
         #expect(error.flatMap(TransportTest.transportFailure) == .tooManyRedirects(limit: 3, lastURL: lastURL))
     }
@@ -58,8 +58,8 @@ struct URLSessionTransportRedirectTests {
 
     @Test("doNotFollow returns the 3xx with its Location")
     func notFollowed() async throws {
-        let manual = URLSessionTransport(configuration: .init(redirectPolicy: .doNotFollow))
-        let response = try await manual.send(try await TransportTest.request("/redirect/307?to=/echo", method: .post, body: .data(payload)))
+        let manual = URLSessionTransport()
+        let response = try await manual.send(try await TransportTest.request("/redirect/307?to=/echo", method: .post, body: .data(payload)), redirectPolicy: .doNotFollow)
         #expect(response.head.statusCode == 307)
         #expect(response.head.headers["Location"] == "/echo")
     }

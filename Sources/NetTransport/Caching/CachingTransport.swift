@@ -1,7 +1,7 @@
 import Foundation
 import NetCore
 
-/// A transport that answers from an ``HTTPCache`` where the rules allow and sends the rest through
+/// The pipeline stage that answers from an ``HTTPCache`` where the rules allow and sends the rest through
 /// `base`, so caching works the same on every transport (URLSession, the stub, your own).
 ///
 /// ``NetworkClient`` builds one when given a cache; wrap a transport yourself for your own
@@ -20,11 +20,11 @@ public struct CachingTransport: Transport {
 
     /// Answers from the cache, revalidates, or sends through `base`, as the request's
     /// ``NetworkRequest/cachePolicy`` and RFC 9111 say.
-    public func send(_ request: NetworkRequest, to destination: TransportBodyDestination, progress: TransportProgressHandler?) async throws -> TransportResponse {
+    public func exchange(_ request: NetworkRequest, progress: TransportProgressHandler?) async throws -> NetworkStreamResponse {
         guard request.httpMethod == .get || request.httpMethod == .head else {
-            let response = try await base.send(request, to: destination, progress: progress)
-            if !request.httpMethod.isSafe, (200..<400).contains(response.head.statusCode.rawValue) {
-                cache.invalidate(after: request, response: response.head)
+            let response = try await base.exchange(request, progress: progress)
+            if !request.httpMethod.isSafe, (200..<400).contains(response.statusCode.rawValue) {
+                cache.invalidate(after: request, response: response.response)
             }
             return response
         }
@@ -32,9 +32,9 @@ public struct CachingTransport: Transport {
         switch request.cachePolicy {
         case .returnCacheDataDontLoad:
             guard let stored else { throw NetworkError.transport(.notInCache(request.redactedURL)) }
-            return try deliver(stored, as: .cache, for: request, to: destination, progress: progress)
+            return try deliver(stored, as: .cache, for: request)
         case .returnCacheDataElseLoad:
-            if let stored { return try deliver(stored, as: .cache, for: request, to: destination, progress: progress) }
+            if let stored { return try deliver(stored, as: .cache, for: request) }
         case .useProtocolCachePolicy:
             if let stored {
                 let now = Date()
@@ -46,34 +46,34 @@ public struct CachingTransport: Transport {
                 // RFC 8246: an immutable response is not revalidated while fresh, even on reload.
                 let mustCheck = control.noCache || (reloadAsked && !(control.immutable && freshness.isFresh(at: now)))
                 if !mustCheck && freshness.isFresh(at: now) {
-                    return try deliver(stored, as: .cache, for: request, to: destination, progress: progress)
+                    return try deliver(stored, as: .cache, for: request)
                 }
                 if !mustCheck, !control.mustRevalidate, let window = control.staleWhileRevalidate, freshness.staleness(at: now) <= window {
-                    Task { [self] in _ = try? await revalidate(request, stored: stored, to: .memory, progress: nil) }
-                    return try deliver(stored, as: .cache, for: request, to: destination, progress: progress)
+                    Task { [self] in _ = try? await revalidate(request, stored: stored, progress: nil).body.collect() }
+                    return try deliver(stored, as: .cache, for: request)
                 }
                 if stored.hasValidator {
-                    return try await revalidate(request, stored: stored, to: destination, progress: progress)
+                    return try await revalidate(request, stored: stored, progress: progress)
                 }
             }
         case .reloadIgnoringCacheData:
             break
         }
-        return try await fetch(request, to: destination, progress: progress)
+        return try await fetch(request, progress: progress)
     }
 
+    /// ``base``'s limits.
+    public var responseLimits: ResponseLimits { base.responseLimits }
+
     /// Sends `request` through `base` and stores the answer if it may be stored.
-    private func fetch(_ request: NetworkRequest, to destination: TransportBodyDestination, progress: TransportProgressHandler?) async throws -> TransportResponse {
+    private func fetch(_ request: NetworkRequest, progress: TransportProgressHandler?) async throws -> NetworkStreamResponse {
         let requestTime = Date()
-        let response = try await base.send(request, to: destination, progress: progress)
-        if let body = storableBody(of: response) {
-            cache.storeIfAllowed(response.head, body: body, for: request, requestTime: requestTime, responseTime: Date())
-        }
-        return response
+        let response = try await base.exchange(request, progress: progress)
+        return storing(response, for: request, requestTime: requestTime, responseTime: Date())
     }
 
     /// Asks the server whether `stored` is still current; a 304 refreshes and serves it.
-    private func revalidate(_ request: NetworkRequest, stored: CachedResponse, to destination: TransportBodyDestination, progress: TransportProgressHandler?) async throws -> TransportResponse {
+    private func revalidate(_ request: NetworkRequest, stored: CachedResponse, progress: TransportProgressHandler?) async throws -> NetworkStreamResponse {
         var conditional = request
         let storedHeaders = stored.headers
         if let etag = storedHeaders["ETag"], !conditional.headers.contains(name: "If-None-Match") {
@@ -83,17 +83,15 @@ public struct CachingTransport: Transport {
             try conditional.headers.set(name: "If-Modified-Since", value: lastModified)
         }
         let requestTime = Date()
-        let response = try await base.send(conditional, to: destination, progress: progress)
+        let response = try await base.exchange(conditional, progress: progress)
         let responseTime = Date()
-        guard response.head.statusCode == 304 else {
-            if let body = storableBody(of: response) {
-                cache.storeIfAllowed(response.head, body: body, for: request, requestTime: requestTime, responseTime: responseTime)
-            }
-            return response
+        guard response.statusCode == 304 else {
+            return storing(response, for: request, requestTime: requestTime, responseTime: responseTime)
         }
-        let refreshed = Self.merging(response.head.headers, into: stored, requestTime: requestTime, responseTime: responseTime)
+        _ = try? await response.body.collect(upTo: 0)  // a 304 has no body; ends the exchange
+        let refreshed = Self.merging(response.response.headers, into: stored, requestTime: requestTime, responseTime: responseTime)
         cache.store(refreshed, for: request)
-        return try deliver(refreshed, as: .revalidated, for: request, to: destination, progress: progress)
+        return try deliver(refreshed, as: .revalidated, for: request)
     }
 
     /// RFC 9111 §3.2: the 304's fields replace the stored ones of the same name, except the
@@ -109,31 +107,26 @@ public struct CachingTransport: Transport {
         return merged.withFreshnessComputed()
     }
 
-    /// `stored` as a transport response, with its `Age`, written to the destination.
-    private func deliver(_ stored: CachedResponse, as status: NetworkCacheStatus, for request: NetworkRequest, to destination: TransportBodyDestination, progress: TransportProgressHandler?) throws -> TransportResponse {
+    /// `stored` as a response, with its `Age`.
+    private func deliver(_ stored: CachedResponse, as status: NetworkCacheStatus, for request: NetworkRequest) throws -> NetworkStreamResponse {
         var headers = stored.headers
         let age = stored.freshness.age(at: Date()).components.seconds
         try headers.set(name: "Age", value: String(max(0, age)))
         var head = NetworkResponseHead(statusCode: HTTPCode(stored.statusCode), headers: headers, url: stored.url)
         head.cacheStatus = status
         let body = request.httpMethod == .head ? Data() : stored.body
-        progress?(NetworkProgress(direction: .download, completedBytes: Int64(body.count), expectedBytes: Int64(body.count)))
-        switch destination {
-        case .memory:
-            return TransportResponse(head: head, body: body)
-        case .file(let url):
-            let file = try BodyFile.create(at: url)
-            defer { try? file.close() }
-            try BodyFile.write(body, to: file, path: url.path)
-            return TransportResponse(head: head, fileURL: url, bodyByteCount: Int64(body.count))
-        }
+        return NetworkStreamResponse(response: head, body: NetworkResponseBody(body), originalRequest: request)
     }
 
-    /// A response's full body, read back from its file when it went to one; `nil` when it is too
-    /// large to store (or its file cannot be read), so it is not stored.
-    private func storableBody(of response: TransportResponse) -> Data? {
-        guard response.bodyByteCount <= Int64(cache.maximumEntrySize) else { return nil }
-        guard let file = response.fileURL else { return response.body }
-        return try? Data(contentsOf: file)
+    /// `response` with its body copied aside as it is read (up to the cache's entry size), and
+    /// stored once it has been read to its end, if the rules allow.
+    private func storing(_ response: NetworkStreamResponse, for request: NetworkRequest, requestTime: Date, responseTime: Date) -> NetworkStreamResponse {
+        guard cache.mayStore(response.response, for: request) else { return response }
+        var filled = response
+        let (cache, head, limit) = (cache, response.response, cache.maximumEntrySize)
+        filled.body = CacheFillingChunks.body(response.body, limit: limit) { body in
+            cache.storeIfAllowed(head, body: body, for: request, requestTime: requestTime, responseTime: responseTime)
+        }
+        return filled
     }
 }

@@ -1,0 +1,188 @@
+import Foundation
+import NetCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The body of a transport that cannot pause its reads (URLSession on Linux: measured in
+/// Docs/Linux-notes.md), handed from the thread that receives it to the task that reads it.
+///
+/// Up to ``memoryWindow`` bytes wait in memory; past that, arriving chunks are appended to an
+/// unlinked temporary file and read back in order, so a slow consumer costs disk, never memory.
+/// The file has no name (nothing can be left behind) and is closed when the body ends.
+final class BodyChannel: Sendable {
+    /// Bytes held in memory before arriving chunks go to the spool file: 1 MiB.
+    static let memoryWindow = 1 << 20
+    /// The most bytes read back from the spool file at once.
+    static let spoolReadSize = 256 << 10
+
+    private struct State: Sendable {
+        var chunks: [Data] = []
+        var head = 0
+        var buffered = 0
+        var spool: Int32 = -1
+        var spoolWritten: Int64 = 0
+        var spoolRead: Int64 = 0
+        var spooling = false
+        var waiter: CheckedContinuation<Data?, any Error>?
+        var end: Result<Void, any Error>?
+        var cancelled = false
+    }
+
+    private let state = Locked(State())
+    private let spoolDirectory: URL
+    private let onCancel: @Sendable () -> Void
+
+    /// `onCancel` stops the producer when the reader gives up (drops the body, is cancelled).
+    init(spoolDirectory: URL, onCancel: @escaping @Sendable () -> Void) {
+        self.spoolDirectory = spoolDirectory
+        self.onCancel = onCancel
+    }
+
+    deinit {
+        state.withLock { state in
+            if state.spool >= 0 { close(state.spool) }
+        }
+    }
+
+    /// The body for this channel; dropping it cancels the producer.
+    func body() -> NetworkResponseBody {
+        NetworkResponseBody(storage: .channel(self), lease: BodyLease(parent: nil) { [self] in cancel() })
+    }
+
+    /// Hands `data` to the reader, or keeps it (in memory, then in the spool file) until read.
+    /// Returns an error when the spool file cannot be written.
+    func yield(_ data: Data) -> (any Error)? {
+        let directory = spoolDirectory
+        return state.withLock { state -> (any Error)? in
+            guard state.end == nil, !state.cancelled, !data.isEmpty else { return nil }
+            if let waiter = state.waiter, state.buffered == 0, !state.spooling {
+                state.waiter = nil
+                waiter.resume(returning: data)
+                return nil
+            }
+            if !state.spooling && state.buffered + data.count <= Self.memoryWindow {
+                state.chunks.append(data)
+                state.buffered += data.count
+                return nil
+            }
+            do {
+                if state.spool < 0 { state.spool = try Self.openSpool(in: directory) }
+                try Self.write(data, to: state.spool, at: state.spoolWritten)
+            } catch {
+                return error
+            }
+            state.spooling = true
+            state.spoolWritten += Int64(data.count)
+            return nil
+        }
+    }
+
+    /// The producer is done: `error` ends the body with it, `nil` ends it normally.
+    func finish(_ error: (any Error)?) {
+        state.withLock { state in
+            guard state.end == nil, !state.cancelled else { return }
+            state.end = error.map { .failure($0) } ?? .success(())
+            if let waiter = state.waiter {
+                state.waiter = nil
+                waiter.resume(with: error.map { .failure($0) } ?? .success(nil))
+            }
+        }
+    }
+
+    /// The reader gave up: drops what is buffered and stops the producer.
+    func cancel() {
+        let stop = state.withLock { state -> Bool in
+            guard !state.cancelled else { return false }
+            state.cancelled = true
+            state.chunks = []
+            state.buffered = 0
+            if state.spool >= 0 { close(state.spool) }
+            state.spool = -1
+            state.waiter?.resume(throwing: CancellationError())
+            state.waiter = nil
+            return state.end == nil
+        }
+        if stop { onCancel() }
+    }
+
+    /// The next chunk in arrival order, `nil` at the end; cancelling the task cancels the body.
+    func next() async throws -> Data? {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data?, any Error>) in
+                state.withLock { state in
+                    switch Self.take(&state) {
+                    case .chunk(let data): continuation.resume(returning: data)
+                    case .failure(let error): continuation.resume(throwing: error)
+                    case .end: continuation.resume(returning: nil)
+                    case .wait: state.waiter = continuation
+                    }
+                }
+            }
+        } onCancel: {
+            cancel()
+        }
+    }
+
+    private enum Taken { case chunk(Data), failure(any Error), end, wait }
+
+    private static func take(_ state: inout State) -> Taken {
+        if state.cancelled { return .failure(CancellationError()) }
+        if state.head < state.chunks.count {
+            let data = state.chunks[state.head]
+            state.head += 1
+            state.buffered -= data.count
+            if state.head == state.chunks.count {
+                state.chunks.removeAll(keepingCapacity: true)
+                state.head = 0
+            }
+            return .chunk(data)
+        }
+        if state.spooling {
+            let count = Int(min(Int64(spoolReadSize), state.spoolWritten - state.spoolRead))
+            var data = Data(count: count)
+            let read = data.withUnsafeMutableBytes { pread(state.spool, $0.baseAddress, count, off_t(state.spoolRead)) }
+            guard read == count else {
+                return .failure(NetworkError.transport(.cannotWriteBody(path: "(spool file)", reason: "the spooled body could not be read back")))
+            }
+            state.spoolRead += Int64(count)
+            if state.spoolRead == state.spoolWritten {
+                // Drained: start over at the file's beginning, and take new chunks in memory again.
+                _ = ftruncate(state.spool, 0)
+                state.spoolRead = 0
+                state.spoolWritten = 0
+                state.spooling = false
+            }
+            return .chunk(data)
+        }
+        switch state.end {
+        case .failure(let error): return .failure(error)
+        case .success: return .end
+        case nil: return .wait
+        }
+    }
+
+    private static func openSpool(in directory: URL) throws -> Int32 {
+        let template = directory.appendingPathComponent("net-body-XXXXXX").path
+        var path = Array(template.utf8CString)
+        let fd = path.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }  // the buffer is never empty: it holds the template
+        guard fd >= 0 else {
+            throw NetworkError.transport(.cannotWriteBody(path: template, reason: "the spool file cannot be created: \(String(cString: strerror(errno)))"))
+        }
+        path.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }  // nameless from here on: nothing to clean up
+        return fd
+    }
+
+    private static func write(_ data: Data, to fd: Int32, at offset: Int64) throws {
+        var written = 0
+        while written < data.count {
+            let result = data.withUnsafeBytes { pwrite(fd, $0.baseAddress! + written, data.count - written, off_t(offset) + off_t(written)) }  // non-empty: checked by the caller
+            guard result > 0 else {
+                throw NetworkError.transport(.cannotWriteBody(path: "(spool file)", reason: "the body could not be spooled to disk: \(String(cString: strerror(errno)))"))
+            }
+            written += result
+        }
+    }
+}

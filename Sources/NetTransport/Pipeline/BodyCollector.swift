@@ -1,0 +1,50 @@
+import Foundation
+import NetCore
+
+/// Reads a streamed response to its end for the calls that want it whole: into memory, held to
+/// the in-memory limit, or written chunk by chunk to a file, so memory stays flat whatever the
+/// body's size. Reports download progress as chunks arrive. A file is removed on every failure.
+struct BodyCollector: Sendable {
+    let destination: TransportBodyDestination
+    let limit: Int64?
+    let progress: TransportProgressHandler?
+
+    func collect(_ response: NetworkStreamResponse) async throws -> TransportResponse {
+        let head = response.response
+        let expected = head.headers["Content-Encoding"] == nil ? head.expectedContentLength : nil
+        switch destination {
+        case .memory:
+            guard progress != nil else {
+                return TransportResponse(head: head, body: try await response.body.collect(upTo: limit))
+            }
+            var data = Data()
+            for try await chunk in response.body {
+                if let limit, Int64(data.count + chunk.count) > limit {
+                    throw NetworkError.transport(.responseBodyLimitExceeded(.inMemorySize(bytes: limit)))
+                }
+                data.append(chunk)
+                progress?(NetworkProgress(direction: .download, completedBytes: Int64(data.count), expectedBytes: expected))
+            }
+            return TransportResponse(head: head, body: data)
+        case .file(let url):
+            let file = try BodyFile.create(at: url)
+            var received: Int64 = 0
+            do {
+                for try await chunk in response.body {
+                    try BodyFile.write(chunk, to: file, path: url.path)
+                    received += Int64(chunk.count)
+                    progress?(NetworkProgress(direction: .download, completedBytes: received, expectedBytes: expected))
+                }
+            } catch {
+                try? file.close()
+                BodyFile.remove(url)
+                throw error
+            }
+            do { try file.close() } catch {
+                BodyFile.remove(url)
+                throw NetworkError.transport(.cannotWriteBody(path: url.path, reason: "\(error)"))
+            }
+            return TransportResponse(head: head, fileURL: url, bodyByteCount: received)
+        }
+    }
+}

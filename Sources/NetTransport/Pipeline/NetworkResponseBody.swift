@@ -1,0 +1,157 @@
+import Foundation
+import NetCore
+
+/// A response body as it arrives: an `AsyncSequence` of byte chunks that the caller pulls.
+///
+/// A transport reads from the network only as fast as chunks are taken (the buffer each transport
+/// keeps is documented on it), so a slow consumer holds memory flat. Iterate it once:
+///
+/// ```swift
+/// let stream = try await client.requestStream(for: "https://example.com/log")
+/// for try await chunk in stream.body { FileHandle.standardOutput.write(chunk) }
+/// ```
+///
+/// The exchange ends when the sequence ends, throws, or is dropped: dropping a body that was not
+/// read to its end, or cancelling the task that reads it, closes the connection. A body that ends
+/// because the reading task was cancelled throws `CancellationError` instead of looking complete.
+public struct NetworkResponseBody: AsyncSequence, Sendable {
+    /// A chunk of body bytes, in arrival order.
+    public typealias Element = Data
+    /// What reading can throw: ``NetworkError`` or `CancellationError`.
+    public typealias Failure = any Error
+
+    enum Storage: Sendable {
+        case whole(Data)
+        case channel(BodyChannel)
+        case sequence(any AsyncSequence<Data, any Error> & Sendable)
+    }
+
+    let storage: Storage
+    /// Runs once when the body is read to its end, fails, or is dropped.
+    let lease: BodyLease?
+
+    init(storage: Storage, lease: BodyLease?) {
+        self.storage = storage
+        self.lease = lease
+    }
+
+    /// A body already in memory (a stub's answer, a cache hit).
+    public init(_ data: Data) {
+        self.init(storage: .whole(data), lease: nil)
+    }
+
+    /// An empty body.
+    public static var empty: NetworkResponseBody { NetworkResponseBody(Data()) }
+
+    /// A body read from `chunks`, which should pull from the network only as chunks are taken.
+    /// `onEnd` runs once when the body ends, fails or is dropped: release the connection there.
+    public init<Chunks: AsyncSequence & Sendable>(_ chunks: Chunks, onEnd: (@Sendable () -> Void)? = nil)
+    where Chunks.Element == Data, Chunks.Failure == any Error {
+        self.init(storage: .sequence(chunks), lease: onEnd.map { BodyLease(parent: nil, action: $0) })
+    }
+
+    /// This body, with `action` run once when it ends, fails or is dropped (after any action the
+    /// body already had). The chain uses it to release a concurrency permit or log the end.
+    public func onEnd(_ action: @escaping @Sendable () -> Void) -> NetworkResponseBody {
+        NetworkResponseBody(storage: storage, lease: BodyLease(parent: lease, action: action))
+    }
+
+    /// Reads the whole body into memory; past `limit` bytes (when given) it stops reading and
+    /// throws ``NetworkError/TransportFailure/responseBodyLimitExceeded(_:)``.
+    public func collect(upTo limit: Int64? = nil) async throws -> Data {
+        if case .whole(let data) = storage, limit.map({ Int64(data.count) <= $0 }) ?? true {
+            lease?.end()
+            return data
+        }
+        var data = Data()
+        for try await chunk in self {
+            if let limit, Int64(data.count + chunk.count) > limit {
+                throw NetworkError.transport(.responseBodyLimitExceeded(.inMemorySize(bytes: limit)))
+            }
+            data.append(chunk)
+        }
+        return data
+    }
+
+    /// Starts reading the body.
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(body: self)
+    }
+
+    /// Reads chunks in order; see ``NetworkResponseBody``.
+    public struct Iterator: AsyncIteratorProtocol {
+        private enum Source {
+            case whole(Data?)
+            case channel(BodyChannel)
+            case sequence(any AsyncIteratorProtocol<Data, any Error>)
+            case ended
+        }
+
+        private var source: Source
+        private let lease: BodyLease?
+
+        init(body: NetworkResponseBody) {
+            lease = body.lease
+            source = switch body.storage {
+            case .whole(let data): .whole(data.isEmpty ? nil : data)
+            case .channel(let channel): .channel(channel)
+            case .sequence(let chunks): .sequence(chunks.makeAsyncIterator())
+            }
+        }
+
+        /// The next chunk, or `nil` at the end of the body.
+        public mutating func next() async throws -> Data? {
+            do {
+                let chunk: Data?
+                switch source {
+                case .whole(let data):
+                    chunk = data
+                    source = .whole(nil)
+                case .channel(let channel):
+                    chunk = try await channel.next()
+                case .sequence(var iterator):
+                    // SwiftNIO ends a body quietly when the reading task is cancelled; that is not
+                    // the body's end, so it must not pass for one.
+                    source = .ended
+                    chunk = try await iterator.next()
+                    if chunk == nil { try Task.checkCancellation() }
+                    source = .sequence(iterator)
+                case .ended:
+                    chunk = nil
+                }
+                if chunk == nil { end() }
+                return chunk
+            } catch {
+                end()
+                throw error
+            }
+        }
+
+        private mutating func end() {
+            source = .ended
+            lease?.end()
+        }
+    }
+}
+
+/// What runs once when a body's exchange is over: read to its end, failed, or dropped (`deinit`).
+final class BodyLease: Sendable {
+    private let parent: BodyLease?
+    private let action: Locked<(@Sendable () -> Void)?>
+
+    init(parent: BodyLease?, action: @escaping @Sendable () -> Void) {
+        self.parent = parent
+        self.action = Locked(action)
+    }
+
+    func end() {
+        let pending = action.withLock { action in
+            defer { action = nil }
+            return action
+        }
+        pending?()
+        parent?.end()
+    }
+
+    deinit { end() }
+}

@@ -1,0 +1,26 @@
+import Foundation
+import NetCore
+
+extension Transport {
+    /// Sends `request` through Net's pipeline without a session, and reads the whole body:
+    /// redirects followed as `redirectPolicy` says, the whole call (redirects and body included)
+    /// within the request's ``NetworkRequest/timeout`` or `timeout`, the body in memory (held to
+    /// ``responseLimits``' in-memory limit) or written to a file.
+    ///
+    /// With a file destination the body is complete at that URL when this returns, and nothing
+    /// this call wrote is left there when it throws.
+    public func send(
+        _ request: NetworkRequest,
+        to destination: TransportBodyDestination = .memory,
+        progress: TransportProgressHandler? = nil,
+        redirectPolicy: RedirectPolicy = .follow(limit: 10),
+        timeout: Duration = .seconds(60)
+    ) async throws -> TransportResponse {
+        let responseLimits = responseLimits
+        return try await CallDeadline(request: request, timeout: timeout, clock: ContinuousClock()).run {
+            let response = try await RedirectStage(policy: redirectPolicy).exchange(request, through: self, progress: progress)
+            return try await BodyCollector(destination: destination, limit: responseLimits.maximumInMemoryBodySize, progress: progress)
+                .collect(response)
+        }
+    }
+}
