@@ -66,12 +66,15 @@ let package = Package(
         // The transport conformance and fault suites, run for URLSessionTransport and, with the trait
         // `AsyncHTTPClient` on (`swift test --enable-all-traits`), for AsyncHTTPClientTransport.
         .testTarget(name: "NetTransportConformanceTests", dependencies: [
-            "Net", "NetTransport", "NetAsyncHTTPClient", "NetTestSupport", "URLSessionFaultProbe", "LoadProbe",
+            "Net", "NetTransport", "NetAsyncHTTPClient", "NetTestSupport", "URLSessionFaultProbe", "LoadProbe", "StreamProbe",
             .product(name: "Hummingbird", package: "hummingbird"),
         ]),
         // Not a product: the load test's client and server in a process of their own, so its
         // memory and descriptor figures are its own.
         .executableTarget(name: "LoadProbe", dependencies: ["NetTransport"], path: "Tests/LinkProbes/LoadProbe"),
+        // Not a product: a 1 GiB streamed body read by a slow consumer in a process of its own, so
+        // the peak memory it reports is the stream's.
+        .executableTarget(name: "StreamProbe", dependencies: ["NetTransport", "NetAsyncHTTPClient"], path: "Tests/LinkProbes/StreamProbe"),
         // Not a product: one request through URLSessionTransport in a process of its own, for the
         // one server fault that stops the process inside FoundationNetworking.
         .executableTarget(name: "URLSessionFaultProbe", dependencies: ["NetTransport"], path: "Tests/LinkProbes/URLSessionFaultProbe"),

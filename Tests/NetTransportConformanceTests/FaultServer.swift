@@ -21,6 +21,7 @@ import Synchronization
 ///   gzip`), with its `Content-Length`, chunked, or with `Content-Length: N` (a lie) and a close.
 /// - `/latin1-header`: `X-Name: café` with é as the Latin-1 byte 0xE9. `/http09`: a line of text
 ///   and a close, no status line. `/status-zero`: status 0. `/huge-header?mb=M`: M MB of header fields, then a body.
+/// - `/hold` and `/flood`: streamed bodies with events a test can wait for (FaultServer+Streaming.swift).
 /// - `/length-short`: `Content-Length: 5` and 13 bytes, kept alive. `/length-long`: claims 100,
 ///   sends 10 and closes.
 final class FaultServer: Sendable {
@@ -117,11 +118,13 @@ final class FaultServer: Sendable {
         var query: [String: String] = [:]
         for item in components?.queryItems ?? [] { query[item.name] = item.value ?? "" }
         let size = Int(query["size"] ?? "") ?? 1_000
-        let body = [UInt8]((0..<size).map { UInt8(truncatingIfNeeded: $0 % 251) })
+        lazy var body = [UInt8]((0..<size).map { UInt8(truncatingIfNeeded: $0 % 251) })  // lazy: /flood sizes run to gigabytes
 
         switch path {
         case "/ok":
             return send(connection, Self.head(200, length: size) + body)
+        case "/hold", "/flood":
+            return respondStreaming(to: path, query: query, on: connection)
         case "/close":
             return false
         case "/reset":
@@ -218,7 +221,7 @@ final class FaultServer: Sendable {
         return Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)
     }
 
-    private func send(_ connection: Int32, _ bytes: [UInt8]) -> Bool {
+    func send(_ connection: Int32, _ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { Glibc.send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }

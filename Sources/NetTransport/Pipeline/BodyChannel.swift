@@ -10,13 +10,16 @@ import Darwin
 /// Docs/Linux-notes.md), handed from the thread that receives it to the task that reads it.
 ///
 /// Up to ``memoryWindow`` bytes wait in memory; past that, arriving chunks are appended to an
-/// unlinked temporary file and read back in order, so a slow consumer costs disk, never memory.
-/// The file has no name (nothing can be left behind) and is closed when the body ends.
+/// unlinked temporary file (in ``spoolBlock``-sized writes, so the writing keeps up with the
+/// network) and read back in order, so a slow consumer costs disk, not memory. The file has no
+/// name (nothing can be left behind) and is closed when the body ends.
 final class BodyChannel: Sendable {
     /// Bytes held in memory before arriving chunks go to the spool file: 1 MiB.
     static let memoryWindow = 1 << 20
     /// The most bytes read back from the spool file at once.
     static let spoolReadSize = 256 << 10
+    /// Spilled bytes gathered in memory before one write to the spool file.
+    static let spoolBlock = 1 << 20
 
     private struct State: Sendable {
         var chunks: [Data] = []
@@ -26,6 +29,8 @@ final class BodyChannel: Sendable {
         var spoolWritten: Int64 = 0
         var spoolRead: Int64 = 0
         var spooling = false
+        /// Spilled chunks not yet written to the file: newer than everything in it.
+        var pending = Data()
         var waiter: CheckedContinuation<Data?, any Error>?
         var end: Result<Void, any Error>?
         var cancelled = false
@@ -68,14 +73,17 @@ final class BodyChannel: Sendable {
                 state.buffered += data.count
                 return nil
             }
+            state.spooling = true
+            state.pending.append(data)
+            guard state.pending.count >= Self.spoolBlock else { return nil }
             do {
                 if state.spool < 0 { state.spool = try Self.openSpool(in: directory) }
-                try Self.write(data, to: state.spool, at: state.spoolWritten)
+                try Self.write(state.pending, to: state.spool, at: state.spoolWritten)
             } catch {
                 return error
             }
-            state.spooling = true
-            state.spoolWritten += Int64(data.count)
+            state.spoolWritten += Int64(state.pending.count)
+            state.pending.removeAll(keepingCapacity: true)
             return nil
         }
     }
@@ -98,6 +106,7 @@ final class BodyChannel: Sendable {
             guard !state.cancelled else { return false }
             state.cancelled = true
             state.chunks = []
+            state.pending = Data()
             state.buffered = 0
             if state.spool >= 0 { close(state.spool) }
             state.spool = -1
@@ -140,6 +149,16 @@ final class BodyChannel: Sendable {
             }
             return .chunk(data)
         }
+        if state.spooling && state.spoolRead == state.spoolWritten {
+            // The file is drained: what is left was spilled after its last write.
+            let data = state.pending
+            state.pending = Data()
+            _ = ftruncate(state.spool, 0)
+            state.spoolRead = 0
+            state.spoolWritten = 0
+            state.spooling = false
+            if !data.isEmpty { return .chunk(data) }
+        }
         if state.spooling {
             let count = Int(min(Int64(spoolReadSize), state.spoolWritten - state.spoolRead))
             var data = Data(count: count)
@@ -148,13 +167,6 @@ final class BodyChannel: Sendable {
                 return .failure(NetworkError.transport(.cannotWriteBody(path: "(spool file)", reason: "the spooled body could not be read back")))
             }
             state.spoolRead += Int64(count)
-            if state.spoolRead == state.spoolWritten {
-                // Drained: start over at the file's beginning, and take new chunks in memory again.
-                _ = ftruncate(state.spool, 0)
-                state.spoolRead = 0
-                state.spoolWritten = 0
-                state.spooling = false
-            }
             return .chunk(data)
         }
         switch state.end {

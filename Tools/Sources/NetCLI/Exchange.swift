@@ -9,22 +9,33 @@ struct Exchange {
     /// Sends `plan`; returns the exit status its response earns. Transport failures throw.
     func perform(_ plan: RequestPlan) async throws -> ExitStatus {
         let transport: any Transport = switch options.transport {
-        case .urlsession:
-            URLSessionTransport(configuration: .init(
-                redirectPolicy: options.noFollow ? .doNotFollow : .follow(limit: 10), responseLimits: options.responseLimits))
-        case .ahc:
-            AsyncHTTPClientTransport(configuration: .init(
-                redirectPolicy: options.noFollow ? .doNotFollow : .follow(limit: 10), responseLimits: options.responseLimits))
+        case .urlsession: URLSessionTransport(configuration: .init(responseLimits: options.responseLimits))
+        case .ahc: AsyncHTTPClientTransport(configuration: .init(responseLimits: options.responseLimits))
         }
         let interceptors: [any NetworkInterceptor] = options.retry > 0 ? [RetryPolicy(maximumRetries: options.retry)] : []
-        let client = NetworkClient(transport: transport, interceptors: interceptors)
+        let client = NetworkClient(transport: transport, interceptors: interceptors,
+                                   redirectPolicy: options.noFollow ? .doNotFollow : .follow(limit: 10))
         let printer = ResponsePrinter(showsHeaders: options.verbose)
         if let download = options.download {
             return try await save(plan, to: URL(fileURLWithPath: download), client: client, printer: printer)
         }
+        if options.stream {
+            return try await stream(plan, client: client, printer: printer)
+        }
         let response = try await client.requestData(for: plan.request)
         Output.write(printer.head(response.response))
         Output.write(printer.body(response.data, head: response.response))
+        return status(of: response.response)
+    }
+
+    /// `--stream`: the head, then each chunk of the body written to standard output as it arrives
+    /// (unbuffered writes), as it came, without pretty-printing.
+    private func stream(_ plan: RequestPlan, client: NetworkClient, printer: ResponsePrinter) async throws -> ExitStatus {
+        let response = try await client.requestStream(for: plan.request)
+        Output.write(printer.head(response.response))
+        for try await chunk in response.body {
+            Output.write(chunk)
+        }
         return status(of: response.response)
     }
 

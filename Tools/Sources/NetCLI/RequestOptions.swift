@@ -27,6 +27,9 @@ public struct RequestOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Write the body to FILE, with a progress bar when standard error is a terminal.", valueName: "file"))
     var download: String?
 
+    @Flag(name: [.customShort("S"), .long], help: "Print the body as it arrives, chunk by chunk, without pretty-printing.")
+    var stream = false
+
     @Flag(help: "Print the equivalent curl command, credentials redacted, without sending anything.")
     var curl = false
 
@@ -59,6 +62,7 @@ public struct RequestOptions: ParsableArguments {
             }
         }
         if curl && download != nil { throw ValidationError("--curl prints a command and sends nothing, so --download has nothing to save") }
+        if stream && download != nil { throw ValidationError("--stream prints the body as it arrives and --download saves it: choose one") }
     }
 
     /// The longest `--timeout` taken, in seconds: a year.

@@ -1,0 +1,122 @@
+import Foundation
+import NetCore
+import NetTransport
+import Testing
+#if canImport(NetTestSupport)
+import NetTestSupport  // TestTiming
+#endif
+
+/// What every transport must do with a streamed body, through `requestStream` on a plain
+/// `NetworkClient`, against `FaultServer`'s streaming routes. Each check proves its point by the
+/// server's events and their order; the time limits only catch a hang.
+enum TransportStreaming {
+    /// One check, named.
+    struct Check: Sendable, CustomTestStringConvertible {
+        let name: String
+        let run: @Sendable (@escaping @Sendable () -> any Transport) async throws -> Void
+        var testDescription: String { name }
+    }
+
+    static let hang = TestTiming.scaled(.seconds(20))
+
+    static func url(_ target: String) -> String { FaultServer.shared.baseURL + target }
+
+    /// Whether `chunk`, found at `offset` in the body, is the server's pattern (byte i = i % 251).
+    static func isPattern(_ chunk: Data, at offset: Int) -> Bool {
+        chunk.enumerated().allSatisfy { $0.element == UInt8((offset + $0.offset) % 251) }
+    }
+
+    static let checks: [Check] = [
+        Check(name: "the first chunk reaches the caller while the server holds back the rest") { make in
+            let key = UUID().uuidString
+            let client = NetworkClient(transport: make())
+            let stream = try await client.requestStream(for: url("/hold?key=\(key)&first=1000&size=200000"))
+            #expect(stream.statusCode == 200)
+            var iterator = stream.body.makeAsyncIterator()
+            let first = try #require(try await iterator.next())
+            // The server has sent 1,000 bytes and is waiting for our signal: nothing more exists yet.
+            #expect(FaultServer.shared.events(key) == ["sent-first"])
+            #expect(first.count <= 1000 && isPattern(first, at: 0))
+            FaultServer.shared.release(key)
+            var received = first.count
+            var intact = true
+            while let chunk = try await iterator.next() {
+                intact = intact && isPattern(chunk, at: received)
+                received += chunk.count
+            }
+            #expect(received == 200_000 && intact)
+            #expect(FaultServer.shared.events(key) == ["sent-first", "finished"])
+        },
+        Check(name: "cancelling the task reading the body closes the connection") { make in
+            let key = UUID().uuidString
+            let client = NetworkClient(transport: make())
+            let reader = Task {
+                let stream = try await client.requestStream(for: url("/hold?key=\(key)&first=1000&size=200000"))
+                var received = 0
+                for try await chunk in stream.body {
+                    received += chunk.count
+                }
+                return received
+            }
+            #expect(await FaultServer.shared.wait(for: "sent-first", key: key, limit: hang))
+            reader.cancel()
+            await #expect(throws: CancellationError.self) { _ = try await reader.value }
+            #expect(await FaultServer.shared.wait(for: "closed-by-client", key: key, limit: hang), "\(FaultServer.shared.events(key))")
+            FaultServer.shared.release(key)
+        },
+        Check(name: "dropping a body that was not read to its end closes the connection") { make in
+            let key = UUID().uuidString
+            let client = NetworkClient(transport: make())
+            do {
+                let stream = try await client.requestStream(for: url("/hold?key=\(key)&first=1000&size=200000"))
+                var iterator = stream.body.makeAsyncIterator()
+                _ = try await iterator.next()
+            }
+            #expect(await FaultServer.shared.wait(for: "closed-by-client", key: key, limit: hang), "\(FaultServer.shared.events(key))")
+            FaultServer.shared.release(key)
+        },
+        Check(name: "a streamed body cut short of its Content-Length ends with connectionLost, not a quiet end") { make in
+            let client = NetworkClient(transport: make())
+            let stream = try await client.requestStream(for: url("/cut?size=100000&at=60000"))
+            let error = await #expect(throws: NetworkError.self) {
+                for try await _ in stream.body {}
+            }
+            guard case .transport(.connectionLost)? = error else {
+                Issue.record("expected connectionLost, got \(String(describing: error))")
+                return
+            }
+        },
+        Check(name: "a concurrency permit is held while the body is read and freed when it ends") { make in
+            let key = UUID().uuidString
+            let client = NetworkClient(transport: make(), maximumConcurrentRequests: 1)
+            let stream = try await client.requestStream(for: url("/hold?key=\(key)&first=10&size=20"))
+            // The one permit is the stream's: a second call waits for it.
+            let second = Task { try await client.requestData(for: url("/ok?size=5")).data.count }
+            FaultServer.shared.release(key)
+            var received = 0
+            for try await chunk in stream.body { received += chunk.count }
+            #expect(received == 20)
+            #expect(try await second.value == 5)
+        },
+    ]
+}
+
+@Suite("Streamed bodies: URLSessionTransport")
+struct URLSessionTransportStreamingTests {
+    @Test("URLSessionTransport", arguments: TransportStreaming.checks)
+    func streams(_ check: TransportStreaming.Check) async throws {
+        try await check.run { URLSessionTransport() }
+    }
+}
+
+#if AsyncHTTPClient  // the package trait
+import NetAsyncHTTPClient
+
+@Suite("Streamed bodies: AsyncHTTPClientTransport")
+struct AsyncHTTPClientTransportStreamingTests {
+    @Test("AsyncHTTPClientTransport", arguments: TransportStreaming.checks)
+    func streams(_ check: TransportStreaming.Check) async throws {
+        try await check.run { AsyncHTTPClientTransport() }
+    }
+}
+#endif
