@@ -31,6 +31,28 @@ struct SessionsDocumentationSamples {
         _ = file
     }
 
+    /// Compiled only: a log followed from example.com.
+    func streaming(client: NetworkClient) async throws {
+        let stream = try await client.requestStream(for: "https://example.com/log")
+        print(stream.statusCode)
+        for try await chunk in stream.body {
+            FileHandle.standardOutput.write(chunk)
+        }
+    }
+
+    @Test("requestStream hands over the head, then the body in chunks, through the interceptors")
+    func streamsThroughTheChain() async throws {
+        let body = Data((0..<200_000).map { UInt8($0 % 251) })
+        let stub = StubTransport()
+        stub.on(.get, "/log", respond: .status(.serviceUnavailable), .init(.response(status: .ok, headers: [], body: body)))
+        let client = NetworkClient(transport: stub, interceptors: [RetryPolicy(baseDelay: .milliseconds(1))])
+        let stream = try await client.requestStream(for: "https://example.com/log")
+        #expect(stream.statusCode == 200 && stub.requests.count == 2)
+        var chunks: [Data] = []
+        for try await chunk in stream.body { chunks.append(chunk) }
+        #expect(chunks.count > 1 && chunks.reduce(Data(), +) == body)
+    }
+
     @Test("Asserting on what the stub received")
     func recordedRequests() async throws {
         let stub = StubTransport()

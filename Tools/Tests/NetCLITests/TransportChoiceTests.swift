@@ -25,6 +25,26 @@ struct TransportChoiceTests {
         #expect(notFound.status == 4)
     }
 
+    @Test("--stream (-S) prints the body as it came, not pretty-printed, and cannot be combined with --download", arguments: ["urlsession", "ahc"])
+    func stream(_ transport: String) async throws {
+        let base = try await EchoServer.shared.baseURL()
+        let pretty = try await ProcessRunner.net(["get", "--transport", transport, "\(base)/echo"])
+        let streamed = try await ProcessRunner.net(["get", "--transport", transport, "-S", "\(base)/echo"])
+        #expect(streamed.status == 0, "\(streamed.standardError)")
+        // The echo server writes its JSON on one line; without --stream net re-indents it.
+        let lines = streamed.output.split(separator: "\n")
+        #expect(lines.first == "HTTP 200 OK" && lines.count == 2, "\(streamed.output)")
+        #expect(pretty.output.split(separator: "\n").count > 2)
+        #expect(try EchoedRequest(netOutput: streamed.output).method == "GET")
+
+        let bytes = try await ProcessRunner.net(["get", "--transport", transport, "--stream", "\(base)/bytes/3000000"])
+        let expected = Data("HTTP 200 OK\n".utf8) + Data((0..<3_000_000).map { UInt8($0 % 251) })
+        #expect(bytes.status == 0 && bytes.standardOutput == expected)
+
+        let both = try await ProcessRunner.net(["get", "--stream", "--download", "x", "\(base)/echo"])
+        #expect(both.status == 2 && both.standardError.contains("--stream"))
+    }
+
     @Test("An unknown transport is a usage error")
     func unknown() async throws {
         let result = try await ProcessRunner.net(["get", "--transport", "carrier-pigeon", "http://127.0.0.1:9/"])
