@@ -4,7 +4,8 @@ import NetCore
 actor CredentialStore<Credential: Sendable> {
     private var credential: Credential?
     private var refreshing: Task<Credential, any Error>?
-    private var recentRefreshes: [ContinuousClock.Instant] = []
+    /// When recent refreshes started, on the calling session's clock (`ContinuousClock` outside one).
+    private var recentRefreshes: [ClockReading] = []
     /// Counts finished refreshes, successful or not; requests are stamped with it when signed.
     private var generation = 0
     /// The last refresh, if it failed: requests signed before it ended share its error.
@@ -49,12 +50,11 @@ actor CredentialStore<Credential: Sendable> {
     }
 
     private func startRefresh(rejected: Credential?) async throws -> Credential {
-        let now = ContinuousClock.now
-        recentRefreshes.removeAll { now - $0 > window.interval }
+        recentRefreshes.removeAll { $0.elapsed > window.interval }
         guard recentRefreshes.count < window.maximumRefreshes else {
             throw AuthenticationError.excessiveRefresh(count: recentRefreshes.count, within: window.interval)
         }
-        recentRefreshes.append(now)
+        recentRefreshes.append(ClockReading(SessionClock.current ?? ContinuousClock()))
         let refresh = self.refresh
         let task = Task { try await refresh(rejected) }
         refreshing = task

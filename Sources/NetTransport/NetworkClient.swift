@@ -30,7 +30,10 @@ public actor NetworkClient: NetworkSession {
     public let redirectPolicy: RedirectPolicy
     /// The limit for a whole call when its request sets no timeout.
     public let timeout: Duration
-    /// The clock deadlines and retry waits are measured on.
+    /// The most one attempt may take, if set.
+    public let attemptTimeout: Duration?
+    /// The clock deadlines, retry waits, authentication refresh windows and cache freshness are
+    /// measured on.
     public let clock: any Clock<Duration>
 
     /// Creates a client.
@@ -45,7 +48,9 @@ public actor NetworkClient: NetworkSession {
     ///     default) for none. Cache hits never take a concurrency permit.
     ///   - redirectPolicy: `.follow(limit: 10)` by default.
     ///   - timeout: the whole call's limit when a request sets none; 60 s by default.
-    ///   - clock: what deadlines and retry waits are measured on; `ContinuousClock` by default.
+    ///   - attemptTimeout: the most one attempt may take within `timeout`; `nil` (the default) for none.
+    ///   - clock: what deadlines, retry waits, authentication refresh windows and cache freshness
+    ///     are measured on; `ContinuousClock` by default, a manual clock in tests.
     public init(
         transport: any Transport = URLSessionTransport(),
         interceptors: [any NetworkInterceptor] = [],
@@ -54,6 +59,7 @@ public actor NetworkClient: NetworkSession {
         cache: HTTPCache? = nil,
         redirectPolicy: RedirectPolicy = .follow(limit: 10),
         timeout: Duration = .seconds(60),
+        attemptTimeout: Duration? = nil,
         clock: any Clock<Duration> = ContinuousClock()
     ) {
         var transport = transport
@@ -61,13 +67,14 @@ public actor NetworkClient: NetworkSession {
             transport = ConcurrencyLimitedTransport(transport, maximumConcurrentRequests: maximumConcurrentRequests)
         }
         if let cache {
-            transport = CachingTransport(transport, cache: cache)
+            transport = CachingTransport(transport, cache: cache, clock: clock)
         }
         self.transport = transport
         self.interceptors = interceptors
         self.maximumRetryCount = max(0, maximumRetryCount)
         self.redirectPolicy = redirectPolicy
         self.timeout = timeout
+        self.attemptTimeout = attemptTimeout
         self.clock = clock
     }
 

@@ -28,9 +28,12 @@ extension NetworkSession {
     ) async throws -> CallOutcome {
         var request = try convertible.asNetworkRequest()
         if case .upload(let body?) = call { request.body = body }
-        let deadline = CallDeadline(request: request, timeout: timeout, clock: clock)
-        return try await RetryLedger.$current.withValue(RetryLedger()) {
-            try await retryLoop(request, call: call, deadline: deadline, progress: progress)
+        let clock = clock
+        let deadline = CallDeadline(request: request, timeout: timeout, clock: clock, attemptTimeout: attemptTimeout)
+        return try await SessionClock.$current.withValue(clock) {
+            try await RetryLedger.$current.withValue(RetryLedger()) {
+                try await retryLoop(request, call: call, deadline: deadline, progress: progress)
+            }
         }
     }
 

@@ -37,6 +37,10 @@ public protocol NetworkSession: Actor {
     /// A ``requestStream(for:)`` call's deadline ends when the response head arrives.
     var timeout: Duration { get }
 
+    /// The most one attempt may take (redirects included), within ``timeout``: a slow attempt then
+    /// fails with `.timedOut` and a retry policy may try again. `nil` (the default) for none.
+    var attemptTimeout: Duration? { get }
+
     /// The clock deadlines and retry waits are measured on: `ContinuousClock` by default; a
     /// manual clock in tests.
     var clock: any Clock<Duration> { get }
@@ -65,6 +69,9 @@ extension NetworkSession {
 
     /// Sixty seconds.
     public var timeout: Duration { .seconds(60) }
+
+    /// No per-attempt limit.
+    public var attemptTimeout: Duration? { nil }
 
     /// `ContinuousClock`.
     public var clock: any Clock<Duration> { ContinuousClock() }

@@ -1,5 +1,6 @@
 import Foundation
 import NetCore
+import NetTestSupport
 import NetTransport
 import Testing
 
@@ -35,12 +36,15 @@ struct HTTPCacheTests {
         #expect(try await Self.hits(id) == (1, 0))
     }
 
-    @Test("An expired response is fetched again")
+    @Test("A response is served while fresh and fetched again once expired, on the client's clock")
     func expiry() async throws {
-        // Serving while fresh is the `fresh` test's; here only expiry, which no delay can undo.
-        let (id, url) = try await Self.resource(["cc": "max-age=2"])
+        let clock = ManualClock()
+        let client = NetworkClient(transport: URLSessionTransport(), cache: cache, clock: clock)
+        let (id, url) = try await Self.resource(["cc": "max-age=60"])
         _ = try await client.requestData(for: url)
-        try await Task.sleep(for: .milliseconds(3_100))
+        clock.advance(by: .seconds(59))
+        #expect(try await client.requestData(for: url).response.cacheStatus == .cache)
+        clock.advance(by: .seconds(2))
         let later = try await client.requestData(for: url)
         #expect(later.response.cacheStatus == .network && String(decoding: later.data, as: UTF8.self).contains("#2"))
         #expect(try await Self.hits(id) == (2, 0))

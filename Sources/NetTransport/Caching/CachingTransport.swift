@@ -12,10 +12,14 @@ public struct CachingTransport: Transport {
     /// The cache consulted and filled.
     public let cache: HTTPCache
 
-    /// Wraps `base` with `cache`.
-    public init(_ base: any Transport, cache: HTTPCache) {
+    private let dates: ClockedDate
+
+    /// Wraps `base` with `cache`; freshness and ages are measured on `clock` (a manual clock in
+    /// tests checks expiry without waiting).
+    public init(_ base: any Transport, cache: HTTPCache, clock: any Clock<Duration> = ContinuousClock()) {
         self.base = base
         self.cache = cache
+        self.dates = ClockedDate(clock)
     }
 
     /// Answers from the cache, revalidates, or sends through `base`, as the request's
@@ -37,7 +41,7 @@ public struct CachingTransport: Transport {
             if let stored { return try deliver(stored, as: .cache, for: request) }
         case .useProtocolCachePolicy:
             if let stored {
-                let now = Date()
+                let now = dates.now()
                 let freshness = stored.freshness
                 let control = stored.cacheControl
                 let requestControl = CacheControl(fields: request.headers.values(for: "Cache-Control"))
@@ -67,9 +71,9 @@ public struct CachingTransport: Transport {
 
     /// Sends `request` through `base` and stores the answer if it may be stored.
     private func fetch(_ request: NetworkRequest, progress: TransportProgressHandler?) async throws -> NetworkStreamResponse {
-        let requestTime = Date()
+        let requestTime = dates.now()
         let response = try await base.exchange(request, progress: progress)
-        return storing(response, for: request, requestTime: requestTime, responseTime: Date())
+        return storing(response, for: request, requestTime: requestTime, responseTime: dates.now())
     }
 
     /// Asks the server whether `stored` is still current; a 304 refreshes and serves it.
@@ -82,9 +86,9 @@ public struct CachingTransport: Transport {
         if let lastModified = storedHeaders["Last-Modified"], !conditional.headers.contains(name: "If-Modified-Since") {
             try conditional.headers.set(name: "If-Modified-Since", value: lastModified)
         }
-        let requestTime = Date()
+        let requestTime = dates.now()
         let response = try await base.exchange(conditional, progress: progress)
-        let responseTime = Date()
+        let responseTime = dates.now()
         guard response.statusCode == 304 else {
             return storing(response, for: request, requestTime: requestTime, responseTime: responseTime)
         }
@@ -110,7 +114,7 @@ public struct CachingTransport: Transport {
     /// `stored` as a response, with its `Age`.
     private func deliver(_ stored: CachedResponse, as status: NetworkCacheStatus, for request: NetworkRequest) throws -> NetworkStreamResponse {
         var headers = stored.headers
-        let age = stored.freshness.age(at: Date()).components.seconds
+        let age = stored.freshness.age(at: dates.now()).components.seconds
         try headers.set(name: "Age", value: String(max(0, age)))
         var head = NetworkResponseHead(statusCode: HTTPCode(stored.statusCode), headers: headers, url: stored.url)
         head.cacheStatus = status

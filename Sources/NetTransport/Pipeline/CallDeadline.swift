@@ -9,29 +9,35 @@ import NetCore
 /// other failure. No retry starts after the deadline.
 struct CallDeadline: Sendable {
     let limit: Duration
-    private let elapsed: @Sendable () -> Duration
+    /// The most one attempt may take, when the session sets it.
+    let attemptLimit: Duration?
+    private let start: ClockReading
     private let sleeper: @Sendable (Duration) async throws -> Void
     private let description: String
 
     /// The request's own ``NetworkRequest/timeout`` wins over the session's `timeout`.
-    init(request: NetworkRequest, timeout: Duration, clock: any Clock<Duration>) {
+    init(request: NetworkRequest, timeout: Duration, clock: any Clock<Duration>, attemptTimeout: Duration? = nil) {
         limit = request.timeout ?? timeout
-        (elapsed, sleeper) = Self.stopwatch(clock)
+        attemptLimit = attemptTimeout
+        start = ClockReading(clock)
+        sleeper = Self.sleeper(clock)
         description = "\(request.timeout.map { "\($0)" } ?? "the default timeout \(timeout)") (\(request))"
     }
 
     /// The time left; zero or less once the deadline has passed.
-    var remaining: Duration { limit - elapsed() }
+    var remaining: Duration { limit - start.elapsed }
 
     /// The error of a call that ran out of time.
     var timedOut: NetworkError {
         .transport(.timedOut("no complete response within \(description)"))
     }
 
-    /// Runs `work` in the time that remains, or throws ``timedOut``.
+    /// Runs `work` in the time that remains (or the attempt's limit, if shorter), or throws
+    /// ``timedOut``.
     func run<Result: Sendable>(_ work: @escaping @Sendable () async throws -> Result) async throws -> Result {
-        let left = remaining
-        guard left > .zero else { throw timedOut }
+        let callLeft = remaining
+        guard callLeft > .zero else { throw timedOut }
+        let left = attemptLimit.map { Swift.min($0, callLeft) } ?? callLeft
         let sleeper = sleeper
         let outcome = try await withThrowingTaskGroup(of: Result?.self) { group in
             group.addTask { try await work() }
@@ -45,6 +51,9 @@ struct CallDeadline: Sendable {
         }
         guard let outcome else {
             try Task.checkCancellation()
+            if let attemptLimit, left == attemptLimit, callLeft > attemptLimit {
+                throw NetworkError.transport(.timedOut("no complete response within the attempt timeout \(attemptLimit) (\(description))"))
+            }
             throw timedOut
         }
         return outcome
@@ -57,17 +66,15 @@ struct CallDeadline: Sendable {
         guard delay < left else { throw timedOut }
     }
 
-    /// Reads and sleeps on `clock`, whose instant type an `any Clock` cannot name.
+    /// Sleeps on `clock`, whose instant type an `any Clock` cannot name.
     ///
     /// On `ContinuousClock` (the default) the sleep is a ``DeadlineScheduler`` entry, dropped the
     /// moment the call ends: a cancelled `Task.sleep` stays allocated until its deadline, and
     /// 100,000 calls under the 60 s default would hold about 60 MB of them.
-    private static func stopwatch<C: Clock<Duration>>(_ clock: C) -> (@Sendable () -> Duration, @Sendable (Duration) async throws -> Void) {
-        let start = clock.now
-        let elapsed: @Sendable () -> Duration = { start.duration(to: clock.now) }
+    private static func sleeper<C: Clock<Duration>>(_ clock: C) -> @Sendable (Duration) async throws -> Void {
         guard clock is ContinuousClock else {
-            return (elapsed, { try await clock.sleep(until: clock.now.advanced(by: $0), tolerance: nil) })
+            return { try await clock.sleep(until: clock.now.advanced(by: $0), tolerance: nil) }
         }
-        return (elapsed, { try await DeadlineScheduler.shared.sleep(for: $0) })
+        return { try await DeadlineScheduler.shared.sleep(for: $0) }
     }
 }
