@@ -21,11 +21,6 @@ extension NetworkSession {
         return response
     }
 
-    /// Sends a GET to the URL in `str` and returns the response with its body in memory.
-    public func requestData(for str: String, progress: NetworkProgressReporter? = nil) async throws -> NetworkDataResponse {
-        try await requestData(for: str as any NetworkRequestConvertible, progress: progress)
-    }
-
     /// Sends `request` and writes the response body to a file.
     ///
     /// The body lands at `destination` atomically, replacing any file there, once the response is
@@ -42,29 +37,16 @@ extension NetworkSession {
         return response
     }
 
-    /// Sends a GET to the URL in `str` and writes the response body to a file; see ``requestDownload(for:to:progress:)-(any NetworkRequestConvertible,_,_)``.
-    public func requestDownload(for str: String, to destination: URL? = nil, progress: NetworkProgressReporter? = nil) async throws -> NetworkDownloadResponse {
-        try await requestDownload(for: str as any NetworkRequestConvertible, to: destination, progress: progress)
-    }
-
-    /// Sends `request` with `bodyData` as its body (replacing any body it had).
+    /// Sends `request` with `bodyData` as its body (replacing any body it had). A bare URL or URL
+    /// string is sent as a POST; a ``NetworkRequest`` keeps its method.
     public func requestUpload(for request: any NetworkRequestConvertible, from bodyData: Data, progress: NetworkProgressReporter? = nil) async throws -> NetworkUploadResponse {
         try await upload(request, body: .data(bodyData), progress: progress)
     }
 
-    /// Sends a POST to the URL in `str` with `bodyData` as its body.
-    public func requestUpload(for str: String, from bodyData: Data, progress: NetworkProgressReporter? = nil) async throws -> NetworkUploadResponse {
-        try await upload(try NetworkRequest(url: str, httpMethod: .post), body: .data(bodyData), progress: progress)
-    }
-
-    /// Sends `request` with the file at `fileURL` as its body, streamed from disk.
+    /// Sends `request` with the file at `fileURL` as its body, streamed from disk. A bare URL or URL
+    /// string is sent as a POST; a ``NetworkRequest`` keeps its method.
     public func requestUpload(for request: any NetworkRequestConvertible, fromFile fileURL: URL, progress: NetworkProgressReporter? = nil) async throws -> NetworkUploadResponse {
         try await upload(request, body: .file(fileURL), progress: progress)
-    }
-
-    /// Sends a POST to the URL in `str` with the file at `fileURL` as its body.
-    public func requestUpload(for str: String, fromFile fileURL: URL, progress: NetworkProgressReporter? = nil) async throws -> NetworkUploadResponse {
-        try await upload(try NetworkRequest(url: str, httpMethod: .post), body: .file(fileURL), progress: progress)
     }
 
     /// Sends `request` with the body it already has (a multipart form, a stream, a file).
@@ -93,6 +75,9 @@ extension NetworkSession {
 
     private func upload(_ request: any NetworkRequestConvertible, body: NetworkRequestBody?, progress: NetworkProgressReporter?) async throws -> NetworkUploadResponse {
         defer { progress?.finish() }
+        // An upload to a bare address is a POST, whether the address is a URL or a string.
+        let request: any NetworkRequestConvertible = request is URL || request is String
+            ? try NetworkRequest(url: try request.asNetworkRequest().url, httpMethod: .post) : request
         guard case .upload(let response) = try await perform(request, call: .upload(body), progress: progress) else {
             throw SessionCall.mismatch
         }

@@ -5,7 +5,7 @@ import Testing
 /// A 1 GiB body read by a slow consumer, in a process of its own (`StreamProbe`): the consumer
 /// takes one chunk, then reads nothing more until the server reports that it is blocked by the
 /// client or done; then it reads the rest, checking every byte.
-@Suite("Streamed bodies: a slow consumer's memory while the server sends 1 GiB")
+@Suite("Streamed bodies: a slow consumer's memory while the server sends 1 GiB", .serialized)
 struct StreamingMemoryTests {
     struct Report: Decodable { let transport: String, bytes: Int, intact: Bool, events: [String], baselinePeakKB: Int, peakKB: Int }
 

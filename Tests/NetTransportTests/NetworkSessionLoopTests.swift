@@ -131,4 +131,16 @@ struct NetworkSessionLoopTests {
         #expect(received.last == NetworkProgress(direction: .download, completedBytes: 200_000, expectedBytes: 200_000))
         #expect(received.filter { $0.direction == .download }.count == 4)
     }
+
+    @Test("an upload to a bare URL or URL string is a POST either way; a NetworkRequest keeps its method")
+    func uploadMethods() async throws {
+        let stub = StubTransport(fallback: .status(.ok))
+        let client = NetworkClient(transport: stub)
+        let body = Data("payload".utf8)
+        _ = try await client.requestUpload(for: "https://example.com/a", from: body)
+        _ = try await client.requestUpload(for: try #require(URL(string: "https://example.com/b")), from: body)
+        _ = try await client.requestUpload(for: try NetworkRequest(url: "https://example.com/c", httpMethod: .put), from: body)
+        #expect(stub.requests.map(\.request.httpMethod) == [.post, .post, .put])
+        #expect(stub.requests.allSatisfy { $0.body == body })
+    }
 }

@@ -18,8 +18,8 @@ struct CannedTransport: Transport {
         head = NetworkResponseHead(statusCode: 200, url: try NetworkRequest(url: "https://api.example.com/items").url)
     }
 
-    func send(_ request: NetworkRequest, to destination: TransportBodyDestination, progress: TransportProgressHandler?) async throws -> TransportResponse {
-        TransportResponse(head: head, body: body)
+    func exchange(_ request: NetworkRequest, progress: TransportProgressHandler?) async throws -> NetworkStreamResponse {
+        NetworkStreamResponse(response: head, body: NetworkResponseBody(body), originalRequest: request)
     }
 }
 
@@ -60,11 +60,11 @@ func pipelineBenchmarks() {
         }
     }
 
-    Benchmark("Pipeline: StubTransport.send alone", configuration: configuration) { benchmark in
+    Benchmark("Pipeline: StubTransport.exchange alone", configuration: configuration) { benchmark in
         let stub = StubTransport { _ in .text("ok") }
         let request = try NetworkRequest(url: "https://api.example.com/items")
         for _ in benchmark.scaledIterations {
-            blackHole(try await stub.send(request))
+            blackHole(try await stub.exchange(request, progress: nil).body.collect())
         }
         benchmark.stopMeasurement()
         stub.reset()
@@ -82,8 +82,8 @@ struct CacheableTransport: Transport {
             url: try NetworkRequest(url: "https://api.example.com/items").url)
     }
 
-    func send(_ request: NetworkRequest, to destination: TransportBodyDestination, progress: TransportProgressHandler?) async throws -> TransportResponse {
-        TransportResponse(head: head, body: body)
+    func exchange(_ request: NetworkRequest, progress: TransportProgressHandler?) async throws -> NetworkStreamResponse {
+        NetworkStreamResponse(response: head, body: NetworkResponseBody(body), originalRequest: request)
     }
 }
 
