@@ -146,7 +146,12 @@ extension DeadlineScheduler {
                         return state.continuation
                     }?.resume()
                 }
-                waiter.withLock { $0.timer = timer }
+                let cancelledMeanwhile = waiter.withLock { state -> Bool in
+                    state.timer = timer
+                    return state.cancelled
+                }
+                // A cancel that came between scheduling and storing the timer could not drop it.
+                if cancelledMeanwhile { cancel(timer) }
             }
         } onCancel: {
             let (continuation, timer) = waiter.withLock { state in

@@ -50,28 +50,26 @@ extension NetworkSession {
         var retryNumber = 0
         while true {
             try Task.checkCancellation()
-            let sent = try await interceptRequest(networkSession: self, originalRequest: request).asNetworkRequest()
             let staging = DownloadStaging(call: call)
             let result: Result<NetworkSessionInterception, any Error>
             var stream: NetworkStreamResponse?
-            let transport = transport
+            var sent = request
             do {
-                if case .stream = call {
-                    // The deadline covers the head only: a stream may last as long as its reader wants.
-                    let response = try await deadline.run { try await redirects.exchange(sent, through: transport, progress: report) }
-                    stream = NetworkStreamResponse(response: response.response, body: response.body, originalRequest: callersRequest)
-                    result = .success(.data(NetworkDataResponse(data: Data(), response: response.response, originalRequest: callersRequest)))
-                } else {
-                    let collector = BodyCollector(destination: staging.destination,
-                                                  limit: transport.responseLimits.maximumInMemoryBodySize, progress: report)
-                    result = .success(try await deadline.run {
-                        let response = try await redirects.exchange(sent, through: transport, progress: report)
-                        return try await Self.interception(response, call: call, sent: sent, callersRequest: callersRequest, collector: collector)
-                    })
+                // One attempt within the deadline: signing (which may wait for a credential
+                // refresh), the exchange and, unless the call streams, reading the body.
+                let attempt = try await deadline.run { [request] in
+                    try await self.attempt(request, call: call, callersRequest: callersRequest, redirects: redirects,
+                                           destination: staging.destination, progress: report)
                 }
+                sent = attempt.sent
+                stream = attempt.stream
+                result = .success(attempt.interception)
             } catch is CancellationError {
                 staging.discard()
                 throw CancellationError()
+            } catch let failure as InterceptRequestFailure {
+                staging.discard()
+                throw failure.error
             } catch {
                 staging.discard()
                 result = .failure(error)
@@ -98,10 +96,36 @@ extension NetworkSession {
                 return CallOutcome(interception: try staging.complete(result), stream: stream)
             }
             staging.discard()
+            stream = nil  // closes a retried stream's connection before the wait
             if let delay, delay > .zero { try await deadline.wait(delay) }
             request = try next.asNetworkRequest()
             retryNumber += 1
         }
+    }
+
+    /// `interceptRequest`, then one exchange through the redirect stage, then the body read
+    /// whole unless the call streams (its deadline then ends with the head).
+    private func attempt(
+        _ request: NetworkRequest, call: SessionCall, callersRequest: NetworkRequest, redirects: RedirectStage,
+        destination: TransportBodyDestination, progress: TransportProgressHandler?
+    ) async throws -> Attempt {
+        let sent: NetworkRequest
+        do {
+            sent = try await interceptRequest(networkSession: self, originalRequest: request).asNetworkRequest()
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            throw InterceptRequestFailure(error: error)
+        }
+        let response = try await redirects.exchange(sent, through: transport, progress: progress)
+        if case .stream = call {
+            let stream = NetworkStreamResponse(response: response.response, body: response.body, originalRequest: callersRequest)
+            let head = NetworkDataResponse(data: Data(), response: response.response, originalRequest: callersRequest)
+            return Attempt(sent: sent, interception: .data(head), stream: stream)
+        }
+        let collector = BodyCollector(destination: destination, limit: transport.responseLimits.maximumInMemoryBodySize, progress: progress)
+        let interception = try await Self.interception(response, call: call, sent: sent, callersRequest: callersRequest, collector: collector)
+        return Attempt(sent: sent, interception: interception, stream: nil)
     }
 
     private static func interception(
@@ -126,6 +150,19 @@ extension NetworkSession {
                                                  originalRequest: callersRequest, uploadType: uploadType))
         }
     }
+}
+
+/// What one attempt produced: the request as sent, what the interceptors see, and for a stream
+/// call the response to hand over.
+struct Attempt: Sendable {
+    let sent: NetworkRequest
+    let interception: NetworkSessionInterception
+    let stream: NetworkStreamResponse?
+}
+
+/// An error `interceptRequest` threw: it ends the call as it is, without `interceptResponse`.
+struct InterceptRequestFailure: Error {
+    let error: any Error
 }
 
 /// What a call produced: what the interceptors saw, and for a stream call the response to read.

@@ -76,8 +76,9 @@ final class TaskBridge: Sendable {
         return started
     }
 
-    /// The response head arrived: the caller gets it with the body to read.
-    func receive(_ response: URLResponse) {
+    /// The response head arrived: the caller gets it with the body to read (`withheld`: a body
+    /// URLSession will never deliver).
+    func receive(_ response: URLResponse, withheld: Bool = false) {
         guard let http = response as? HTTPURLResponse else {
             fail(NetworkError.transport(.other("not an HTTP response from \(request.redactedURL)")))
             return
@@ -91,7 +92,9 @@ final class TaskBridge: Sendable {
             return state.continuation
         }
         guard let waiting, let body else { return }
-        waiting.resume(returning: NetworkStreamResponse(response: head, body: body.body(), originalRequest: request))
+        var delivered = body.body()
+        delivered.isWithheld = withheld
+        waiting.resume(returning: NetworkStreamResponse(response: head, body: delivered, originalRequest: request))
     }
 
     /// Body bytes arrived: checked against the decompression limit and handed to the channel.
@@ -142,7 +145,7 @@ final class TaskBridge: Sendable {
     /// Ends the call with a response whose body URLSession withholds (an HTTP authentication
     /// challenge on Linux): the head, with an empty body.
     func completeWithoutBody(_ response: URLResponse) {
-        receive(response)
+        receive(response, withheld: true)
         body?.finish(nil)
     }
 

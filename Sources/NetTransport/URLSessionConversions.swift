@@ -30,14 +30,13 @@ extension NetworkResponseHead {
 extension URLRequest {
     /// The URLRequest for one exchange; the body is attached by the caller (data or file task).
     ///
-    /// `timeoutInterval` is set past the call's deadline: URLSession on Linux truncates it to
-    /// whole seconds and treats it as an idle timer, so the pipeline's ``CallDeadline`` enforces
-    /// the real limit. A streamed body may legitimately idle for long, so without a request
-    /// timeout the idle timer is a week.
+    /// `timeoutInterval` (an idle timer on Linux, truncated to whole seconds) is a week: the
+    /// pipeline's ``CallDeadline`` keeps every real limit, the same on every transport, and a
+    /// streamed body may legitimately stay quiet for long.
     init(_ request: NetworkRequest) {
         self.init(url: request.url)
         httpMethod = request.httpMethod.rawValue
-        timeoutInterval = request.timeout.map { max(1, $0.secondsValue.rounded(.up) + 5) } ?? 604_800
+        timeoutInterval = 604_800
         // URLRequest holds one value per name, so repeated fields go out joined with ", ".
         var written = Set<String>()
         for header in request.headers where written.insert(header.name.lowercased()).inserted {

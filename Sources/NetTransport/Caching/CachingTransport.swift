@@ -53,7 +53,13 @@ public struct CachingTransport: Transport {
                     return try deliver(stored, as: .cache, for: request)
                 }
                 if !mustCheck, !control.mustRevalidate, let window = control.staleWhileRevalidate, freshness.staleness(at: now) <= window {
-                    Task { [self] in _ = try? await revalidate(request, stored: stored, progress: nil).body.collect() }
+                    Task { [self] in
+                        // Bounded like any call: the entry size, and a minute.
+                        let deadline = CallDeadline(request: request, timeout: .seconds(60), clock: ContinuousClock())
+                        _ = try? await deadline.run {
+                            try await revalidate(request, stored: stored, progress: nil).body.collect(upTo: Int64(cache.maximumEntrySize))
+                        }
+                    }
                     return try deliver(stored, as: .cache, for: request)
                 }
                 if stored.hasValidator {
@@ -128,7 +134,8 @@ public struct CachingTransport: Transport {
         guard cache.mayStore(response.response, for: request) else { return response }
         var filled = response
         let (cache, head, limit) = (cache, response.response, cache.maximumEntrySize)
-        filled.body = CacheFillingChunks.body(response.body, limit: limit) { body in
+        let expected = request.httpMethod == .head || head.headers["Content-Encoding"] != nil ? nil : head.expectedContentLength
+        filled.body = CacheFillingChunks.body(response.body, limit: limit, expected: expected) { body in
             cache.storeIfAllowed(head, body: body, for: request, requestTime: requestTime, responseTime: responseTime)
         }
         return filled

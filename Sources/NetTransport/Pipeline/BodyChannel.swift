@@ -126,6 +126,8 @@ final class BodyChannel: Sendable {
                     case .chunk(let data): continuation.resume(returning: data)
                     case .failure(let error): continuation.resume(throwing: error)
                     case .end: continuation.resume(returning: nil)
+                    case .wait where state.waiter != nil:
+                        continuation.resume(throwing: NetworkError.transport(.other("a response body was read by two tasks at once; read it from one")))
                     case .wait: state.waiter = continuation
                     }
                 }
@@ -184,6 +186,7 @@ final class BodyChannel: Sendable {
             throw NetworkError.transport(.cannotWriteBody(path: template, reason: "the spool file cannot be created: \(String(cString: strerror(errno)))"))
         }
         path.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }  // nameless from here on: nothing to clean up
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)  // not inherited by processes the app starts (mkostemp is not in Glibc's module)
         return fd
     }
 

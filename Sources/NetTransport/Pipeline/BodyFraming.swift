@@ -6,12 +6,12 @@ import NetCore
 /// for complete (a transport may see a closed connection as a normal end).
 enum BodyFraming {
     static func checked(_ body: NetworkResponseBody, head: NetworkResponseHead, method: NetworkHttpMethod) -> NetworkResponseBody {
-        guard method != .head, head.statusCode != 204, head.statusCode != 304,
+        guard !body.isWithheld, method != .head, head.statusCode != 204, head.statusCode != 304,
               head.headers["Content-Encoding"] == nil,
               let expected = head.expectedContentLength else { return body }
         if case .whole(let data) = body.storage, Int64(data.count) >= expected { return body }
         let url = head.url
-        return NetworkResponseBody(storage: .sequence(FramedChunks(base: body, expected: expected, url: url)), lease: nil)
+        return NetworkResponseBody(storage: .chunks(FramedChunks(base: body, expected: expected, url: url)), lease: nil)
     }
 }
 

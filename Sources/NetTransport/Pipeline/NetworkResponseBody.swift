@@ -23,12 +23,21 @@ public struct NetworkResponseBody: AsyncSequence, Sendable {
     enum Storage: Sendable {
         case whole(Data)
         case channel(BodyChannel)
-        case sequence(any AsyncSequence<Data, any Error> & Sendable)
+        /// Makes the one reader of a chunk sequence (erased without `any AsyncSequence<Data, …>`,
+        /// which needs macOS 15).
+        case sequence(@Sendable () -> any ChunkReader)
+
+        static func chunks<Chunks: AsyncSequence & Sendable>(_ chunks: Chunks) -> Storage where Chunks.Element == Data {
+            .sequence { IteratorReader(chunks.makeAsyncIterator()) }
+        }
     }
 
     let storage: Storage
     /// Runs once when the body is read to its end, fails, or is dropped.
     let lease: BodyLease?
+    /// The transport could not deliver this body at all (URLSession withholds a challenged 401's),
+    /// so its length is not checked against the head's `Content-Length`.
+    var isWithheld = false
 
     init(storage: Storage, lease: BodyLease?) {
         self.storage = storage
@@ -46,14 +55,16 @@ public struct NetworkResponseBody: AsyncSequence, Sendable {
     /// A body read from `chunks`, which should pull from the network only as chunks are taken.
     /// `onEnd` runs once when the body ends, fails or is dropped: release the connection there.
     public init<Chunks: AsyncSequence & Sendable>(_ chunks: Chunks, onEnd: (@Sendable () -> Void)? = nil)
-    where Chunks.Element == Data, Chunks.Failure == any Error {
-        self.init(storage: .sequence(chunks), lease: onEnd.map { BodyLease(parent: nil, action: $0) })
+    where Chunks.Element == Data {
+        self.init(storage: .chunks(chunks), lease: onEnd.map { BodyLease(parent: nil, action: $0) })
     }
 
     /// This body, with `action` run once when it ends, fails or is dropped (after any action the
     /// body already had). The chain uses it to release a concurrency permit or log the end.
     public func onEnd(_ action: @escaping @Sendable () -> Void) -> NetworkResponseBody {
-        NetworkResponseBody(storage: storage, lease: BodyLease(parent: lease, action: action))
+        var body = NetworkResponseBody(storage: storage, lease: BodyLease(parent: lease, action: action))
+        body.isWithheld = isWithheld
+        return body
     }
 
     /// Reads the whole body into memory; past `limit` bytes (when given) it stops reading and
@@ -83,7 +94,7 @@ public struct NetworkResponseBody: AsyncSequence, Sendable {
         private enum Source {
             case whole(Data?)
             case channel(BodyChannel)
-            case sequence(any AsyncIteratorProtocol<Data, any Error>)
+            case sequence(any ChunkReader)
             case ended
         }
 
@@ -95,7 +106,7 @@ public struct NetworkResponseBody: AsyncSequence, Sendable {
             source = switch body.storage {
             case .whole(let data): .whole(data.isEmpty ? nil : data)
             case .channel(let channel): .channel(channel)
-            case .sequence(let chunks): .sequence(chunks.makeAsyncIterator())
+            case .sequence(let makeReader): .sequence(makeReader())
             }
         }
 
@@ -109,13 +120,11 @@ public struct NetworkResponseBody: AsyncSequence, Sendable {
                     source = .whole(nil)
                 case .channel(let channel):
                     chunk = try await channel.next()
-                case .sequence(var iterator):
+                case .sequence(let reader):
                     // SwiftNIO ends a body quietly when the reading task is cancelled; that is not
                     // the body's end, so it must not pass for one.
-                    source = .ended
-                    chunk = try await iterator.next()
+                    chunk = try await reader.next()
                     if chunk == nil { try Task.checkCancellation() }
-                    source = .sequence(iterator)
                 case .ended:
                     chunk = nil
                 }
@@ -132,6 +141,20 @@ public struct NetworkResponseBody: AsyncSequence, Sendable {
             lease?.end()
         }
     }
+}
+
+/// The one reader of a chunk sequence, owned by the task iterating the body.
+protocol ChunkReader: AnyObject {
+    func next() async throws -> Data?
+}
+
+/// A sequence's iterator as a ``ChunkReader``.
+final class IteratorReader<Iterator: AsyncIteratorProtocol>: ChunkReader where Iterator.Element == Data {
+    private var iterator: Iterator
+
+    init(_ iterator: Iterator) { self.iterator = iterator }
+
+    func next() async throws -> Data? { try await iterator.next() }
 }
 
 /// What runs once when a body's exchange is over: read to its end, failed, or dropped (`deinit`).
