@@ -5,7 +5,7 @@ import Testing
 /// Many requests through one session, in a process of their own (`LoadProbe`). `swift test` sends
 /// 20,000; `Tests/stress` (`NET_LOAD_REQUESTS=100000 swift test --filter LoadTests`) sends the
 /// full 100,000. See Docs/Security-testing.md.
-@Suite("Load: one session, 64 requests in flight")
+@Suite("Load and memory probes, each in a process of its own, one at a time", .serialized)
 struct LoadTests {
     struct Sample: Decodable { let done: Int, residentKB: Int, descriptors: Int, threads: Int }
     struct Report: Decodable { let requests: Int, failures: Int, firstFailure: String?, samples: [Sample] }

@@ -5,22 +5,23 @@ import Testing
 /// A 1 GiB body read by a slow consumer, in a process of its own (`StreamProbe`): the consumer
 /// takes one chunk, then reads nothing more until the server reports that it is blocked by the
 /// client or done; then it reads the rest, checking every byte.
-@Suite("Streamed bodies: a slow consumer's memory while the server sends 1 GiB", .serialized)
-struct StreamingMemoryTests {
-    struct Report: Decodable { let transport: String, bytes: Int, intact: Bool, events: [String], baselinePeakKB: Int, peakKB: Int }
+/// Part of `LoadTests`' serialized suite: the probes run one at a time, so the 1 GiB streams do not
+/// load the machine while `LoadProbe` samples its descriptors and memory.
+extension LoadTests {
+    struct StreamReport: Decodable { let transport: String, bytes: Int, intact: Bool, events: [String], baselinePeakKB: Int, peakKB: Int }
 
-    static func probe(_ transport: String) async throws -> Report {
+    static func streamProbe(_ transport: String) async throws -> StreamReport {
         let probe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
             .deletingLastPathComponent().appendingPathComponent("StreamProbe").path
         let output = try await runProcessOffPool(probe, [transport, String(1 << 30)])
         print("StreamProbe: \(String(decoding: output, as: UTF8.self))")
-        return try JSONDecoder().decode(Report.self, from: output)
+        return try JSONDecoder().decode(StreamReport.self, from: output)
     }
 
     #if AsyncHTTPClient  // the package trait
     @Test("AsyncHTTPClientTransport: the server is held back by the reader, and peak memory grows by at most 32 MiB")
     func asyncHTTPClient() async throws {
-        let report = try await Self.probe("ahc")
+        let report = try await Self.streamProbe("ahc")
         #expect(report.bytes == 1 << 30 && report.intact)
         // The reader had taken one chunk when the server's socket filled: backpressure, by order.
         #expect(report.events == ["blocked", "finished"])
@@ -37,7 +38,7 @@ struct StreamingMemoryTests {
     /// shows 1 GiB.
     @Test("URLSessionTransport: the body is spooled, not held; peak memory grows by at most 384 MiB")
     func urlSession() async throws {
-        let report = try await Self.probe("urlsession")
+        let report = try await Self.streamProbe("urlsession")
         #expect(report.bytes == 1 << 30 && report.intact)
         #expect(report.events.last == "finished")
         #expect(report.peakKB - report.baselinePeakKB <= 384 * 1024 * TestTiming.memoryScale, "peak KB \(report.peakKB) from \(report.baselinePeakKB)")
