@@ -62,8 +62,8 @@ extension NetworkSession {
                                            destination: staging.destination, progress: report)
                 }
                 sent = attempt.sent
-                stream = attempt.stream
-                result = .success(attempt.interception)
+                stream = attempt.outcome.stream
+                result = .success(attempt.outcome.interception)
             } catch is CancellationError {
                 staging.discard()
                 throw CancellationError()
@@ -108,7 +108,7 @@ extension NetworkSession {
     private func attempt(
         _ request: NetworkRequest, call: SessionCall, callersRequest: NetworkRequest, redirects: RedirectStage,
         destination: TransportBodyDestination, progress: TransportProgressHandler?
-    ) async throws -> Attempt {
+    ) async throws -> (sent: NetworkRequest, outcome: CallOutcome) {
         let sent: NetworkRequest
         do {
             sent = try await interceptRequest(networkSession: self, originalRequest: request).asNetworkRequest()
@@ -121,11 +121,11 @@ extension NetworkSession {
         if case .stream = call {
             let stream = NetworkStreamResponse(response: response.response, body: response.body, originalRequest: callersRequest)
             let head = NetworkDataResponse(data: Data(), response: response.response, originalRequest: callersRequest)
-            return Attempt(sent: sent, interception: .data(head), stream: stream)
+            return (sent, CallOutcome(interception: .data(head), stream: stream))
         }
         let collector = BodyCollector(destination: destination, limit: transport.responseLimits.maximumInMemoryBodySize, progress: progress)
         let interception = try await Self.interception(response, call: call, sent: sent, callersRequest: callersRequest, collector: collector)
-        return Attempt(sent: sent, interception: interception, stream: nil)
+        return (sent, CallOutcome(interception: interception, stream: nil))
     }
 
     private static func interception(
@@ -152,20 +152,13 @@ extension NetworkSession {
     }
 }
 
-/// What one attempt produced: the request as sent, what the interceptors see, and for a stream
-/// call the response to hand over.
-struct Attempt: Sendable {
-    let sent: NetworkRequest
-    let interception: NetworkSessionInterception
-    let stream: NetworkStreamResponse?
-}
-
 /// An error `interceptRequest` threw: it ends the call as it is, without `interceptResponse`.
 struct InterceptRequestFailure: Error {
     let error: any Error
 }
 
-/// What a call produced: what the interceptors saw, and for a stream call the response to read.
+/// What a call or one attempt produced: what the interceptors see, and for a stream call the
+/// response to hand over.
 struct CallOutcome: Sendable {
     let interception: NetworkSessionInterception
     let stream: NetworkStreamResponse?

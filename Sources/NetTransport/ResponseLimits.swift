@@ -1,9 +1,10 @@
 import NetCore
 
-/// How large a response body may grow before a transport stops reading it: the defence against
-/// decompression bombs and bodies too large to hold. Every transport enforces these; exceeding one
-/// ends the exchange with ``NetworkError/TransportFailure/responseBodyLimitExceeded(_:)`` naming the
-/// limit, and a download leaves nothing at its destination.
+/// How large a response body may grow before it stops being read: the defence against
+/// decompression bombs and bodies too large to hold. The transport enforces the decompression
+/// limit (it decodes); the pipeline enforces the in-memory limit on bodies read into memory.
+/// Exceeding one ends the exchange with ``NetworkError/TransportFailure/responseBodyLimitExceeded(_:)``
+/// naming the limit, and a download leaves nothing at its destination.
 ///
 /// ```swift
 /// // A legitimately huge compressed download: lift the limits for this transport.
@@ -39,15 +40,11 @@ public struct ResponseLimits: Sendable, Hashable {
         case none
     }
 
-    /// The limit `decoded` bytes of a body break, if any, for a transport that sees only decoded
-    /// bytes (a transport that counts compressed bytes, like AsyncHTTPClient's, enforces the
-    /// decompression limit itself): given its destination and, for a compressed body, its
-    /// declared `Content-Length` (`nil` when there is none).
-    public func exceeded(decoded: Int64, inMemory: Bool, declaredCompressedLength compressed: Int64?, isCompressed: Bool) -> NetworkError.ResponseBodyLimit? {
-        if inMemory, let maximumInMemoryBodySize, decoded > maximumInMemoryBodySize {
-            return .inMemorySize(bytes: maximumInMemoryBodySize)
-        }
-        guard isCompressed else { return nil }
+    /// The decompression limit that `decoded` bytes of a compressed body break, if any, for a
+    /// transport that sees only decoded bytes (a transport that counts compressed bytes, like
+    /// AsyncHTTPClient's, enforces the limit itself), given the body's declared `Content-Length`
+    /// (`nil` when there is none).
+    public func decompressionLimitExceeded(decoded: Int64, declaredCompressedLength compressed: Int64?) -> NetworkError.ResponseBodyLimit? {
         switch decompression {
         case .none:
             return nil

@@ -21,8 +21,11 @@ final class TaskBridge: Sendable {
         var headDelivered = false
         var urlSessionCompleted = false
         var stopped = false
-        var head: NetworkResponseHead?
-        var received: Int64 = 0
+        /// The head arrived (rather than the call ending before it).
+        var headArrived = false
+        /// The head's declared length when the body has a content coding (libcurl decodes it, so
+        /// the decompression limit is checked here); `nil` for a body without one.
+        var compressed: (declaredLength: Int64?, decoded: Int64)?
         /// What ended the call before `wait` stored the continuation (a cancel).
         var endedBy: (any Error)?
     }
@@ -32,7 +35,7 @@ final class TaskBridge: Sendable {
     private let limits: ResponseLimits
     private let cancelQueue: DispatchQueue
     private let state = Locked(State())
-    private let channel: Locked<BodyChannel?> = Locked(nil)
+    private let body: BodyChannel
 
     /// `cancelQueue` is where URLSession's blocking `cancel()` is called (see
     /// `URLSessionTransport.cancelQueue`); `spoolDirectory` holds the body a slow reader has not
@@ -43,11 +46,9 @@ final class TaskBridge: Sendable {
         self.limits = limits
         self.cancelQueue = cancelQueue
         self.progress = progress
-        let body = BodyChannel(spoolDirectory: spoolDirectory) { [weak self] in self?.stop() }
-        channel.withLock { $0 = body }
+        body = BodyChannel(spoolDirectory: spoolDirectory)
+        body.onCancel { [weak self] in self?.stop() }
     }
-
-    private var body: BodyChannel? { channel.withLock { $0 } }
 
     /// Stores the caller's continuation, before the URLSession task exists: creating the task may
     /// wait for URLSession's busy internal queue, and cancellation must hold meanwhile. Resumes at
@@ -62,13 +63,13 @@ final class TaskBridge: Sendable {
     }
 
     /// Whether the call has ended before its head (so no task needs to be made for it).
-    var hasEnded: Bool { state.withLock { $0.headDelivered && $0.head == nil } }
+    var hasEnded: Bool { state.withLock { $0.headDelivered && !$0.headArrived } }
 
     /// Starts `task` for this call, unless the call already ended (cancelled while the task was
     /// being made); returns whether the task was started.
     func start(_ task: URLSessionTask) -> Bool {
         let started = state.withLock { state -> Bool in
-            guard !state.stopped, !(state.headDelivered && state.head == nil) else { return false }
+            guard !state.stopped, !(state.headDelivered && !state.headArrived) else { return false }
             state.task = task
             return true
         }
@@ -87,11 +88,16 @@ final class TaskBridge: Sendable {
         let waiting = state.withLock { state -> CheckedContinuation<NetworkStreamResponse, any Error>? in
             guard !state.headDelivered else { return nil }
             state.headDelivered = true
-            state.head = head
+            state.headArrived = true
+            let encoding = head.headers["Content-Encoding"]?.lowercased() ?? ""
+            if !encoding.isEmpty && encoding != "identity" {
+                // Its Content-Length (if any) is the compressed size.
+                state.compressed = (head.expectedContentLength, 0)
+            }
             defer { state.continuation = nil }
             return state.continuation
         }
-        guard let waiting, let body else { return }
+        guard let waiting else { return }
         var delivered = body.body()
         delivered.isWithheld = withheld
         waiting.resume(returning: NetworkStreamResponse(response: head, body: delivered, originalRequest: request))
@@ -100,20 +106,16 @@ final class TaskBridge: Sendable {
     /// Body bytes arrived: checked against the decompression limit and handed to the channel.
     func receive(_ data: Data) {
         let limit = state.withLock { state -> NetworkError.ResponseBodyLimit? in
-            state.received += Int64(data.count)
-            // libcurl has already decoded the body; the head still says how it was encoded, and
-            // its Content-Length (if any) is the compressed size.
-            let encoding = state.head?.headers["Content-Encoding"]?.lowercased()
-            let isCompressed = encoding.map { !$0.isEmpty && $0 != "identity" } ?? false
-            guard isCompressed else { return nil }
-            return limits.exceeded(decoded: state.received, inMemory: false,
-                                   declaredCompressedLength: state.head?.expectedContentLength, isCompressed: true)
+            guard var compressed = state.compressed else { return nil }
+            compressed.decoded += Int64(data.count)
+            state.compressed = compressed
+            return limits.decompressionLimitExceeded(decoded: compressed.decoded, declaredCompressedLength: compressed.declaredLength)
         }
         if let limit {
-            body?.finish(NetworkError.transport(.responseBodyLimitExceeded(limit)))
+            body.finish(NetworkError.transport(.responseBodyLimitExceeded(limit)))
             stop()
-        } else if let error = body?.yield(data) {
-            body?.finish(error)
+        } else if let error = body.yield(data) {
+            body.finish(error)
             stop()
         }
     }
@@ -136,7 +138,7 @@ final class TaskBridge: Sendable {
         let failure = error.map { URLErrorMapping.networkError(for: $0, request: request) }
         switch waiting {
         case .none:
-            body?.finish(failure)
+            body.finish(failure)
         case .some(let continuation):
             continuation?.resume(throwing: failure ?? NetworkError.transport(.connectionLost("no response from \(request.redactedURL)")))
         }
@@ -146,7 +148,7 @@ final class TaskBridge: Sendable {
     /// challenge on Linux): the head, with an empty body.
     func completeWithoutBody(_ response: URLResponse) {
         receive(response, withheld: true)
-        body?.finish(nil)
+        body.finish(nil)
     }
 
     /// Ends the call before its head with `error` (the caller was cancelled) and stops the task.
@@ -159,7 +161,7 @@ final class TaskBridge: Sendable {
             return .some(state.continuation)
         }
         if case .some(let continuation) = waiting { continuation?.resume(throwing: error) }
-        body?.finish(error)
+        body.finish(error)
         stop()
     }
 

@@ -65,9 +65,6 @@ public enum TransportBodyDestination: Sendable, Hashable {
     case memory
     /// Written to this file (created or replaced), never held in memory as a whole.
     case file(URL)
-
-    /// Whether the body is kept in memory.
-    public var isMemory: Bool { self == .memory }
 }
 
 /// A response read to its end: the head, and the body in memory or in a file.

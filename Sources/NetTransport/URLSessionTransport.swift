@@ -75,32 +75,26 @@ public final class URLSessionTransport: Transport {
         let bridge = TaskBridge(request: request, limits: configuration.responseLimits, cancelQueue: cancelQueue,
                                 spoolDirectory: configuration.temporaryDirectory, progress: progress)
         let (session, delegate) = (session, delegate)
-        do {
-            let response = try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { continuation in
-                    bridge.wait(continuation)
-                    taskQueue.async {
-                        guard !bridge.hasEnded else { return }
-                        let task: URLSessionTask = switch upload {
-                        case .none: session.dataTask(with: urlRequest)
-                        case .data(let data): session.uploadTask(with: urlRequest, from: data)
-                        case .file(let url, _): session.uploadTask(with: urlRequest, fromFile: url)
-                        }
-                        delegate.register(bridge, for: task)
-                        if !bridge.start(task) {
-                            delegate.unregister(task)
-                        }
+        // libcurl has read a spooled request body by the time the response head arrives.
+        defer { upload.removeSpooledFile() }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                bridge.wait(continuation)
+                taskQueue.async {
+                    guard !bridge.hasEnded else { return }
+                    let task: URLSessionTask = switch upload {
+                    case .none: session.dataTask(with: urlRequest)
+                    case .data(let data): session.uploadTask(with: urlRequest, from: data)
+                    case .file(let url, _): session.uploadTask(with: urlRequest, fromFile: url)
+                    }
+                    delegate.register(bridge, for: task)
+                    if !bridge.start(task) {
+                        delegate.unregister(task)
                     }
                 }
-            } onCancel: {
-                bridge.fail(CancellationError())
             }
-            // libcurl has read the spooled request body by the time the response head arrives.
-            upload.removeSpooledFile()
-            return response
-        } catch {
-            upload.removeSpooledFile()
-            throw error
+        } onCancel: {
+            bridge.fail(CancellationError())
         }
     }
 

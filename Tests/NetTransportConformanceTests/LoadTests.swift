@@ -7,7 +7,7 @@ import Testing
 /// full 100,000. See Docs/Security-testing.md.
 @Suite("Load and memory probes, each in a process of its own, one at a time", .serialized)
 struct LoadTests {
-    struct Sample: Decodable { let done: Int, residentKB: Int, descriptors: Int, threads: Int }
+    struct Sample: Decodable { let done: Int, residentKB: Int, descriptors: Int, sockets: Int, threads: Int }
     struct Report: Decodable { let requests: Int, failures: Int, firstFailure: String?, samples: [Sample] }
 
     @Test("no failures; descriptors level, memory within FoundationNetworking's own growth")

@@ -86,11 +86,13 @@ enum TransportStreaming {
                 return
             }
         },
-        Check(name: "a concurrency permit is held while the body is read and freed when it ends") { make in
+        Check(name: "a stream's concurrency permit is freed when its body ends: a call waiting for the one permit then completes") { make in
             let key = UUID().uuidString
             let client = NetworkClient(transport: make(), maximumConcurrentRequests: 1)
             let stream = try await client.requestStream(for: url("/hold?key=\(key)&first=10&size=20"))
-            // The one permit is the stream's: a second call waits for it.
+            // The one permit is the stream's: a second call waits for it, and hangs (caught by its
+            // deadline) if the end of the body never frees it. That it waits is not shown here: no
+            // event tells a waiting call from one not yet sent.
             let second = Task { try await client.requestData(for: url("/ok?size=5")).data.count }
             FaultServer.shared.release(key)
             var received = 0

@@ -12,6 +12,7 @@ public struct CachingTransport: Transport {
     /// The cache consulted and filled.
     public let cache: HTTPCache
 
+    private let clock: any Clock<Duration>
     private let dates: ClockedDate
 
     /// Wraps `base` with `cache`; freshness and ages are measured on `clock` (a manual clock in
@@ -19,6 +20,7 @@ public struct CachingTransport: Transport {
     public init(_ base: any Transport, cache: HTTPCache, clock: any Clock<Duration> = ContinuousClock()) {
         self.base = base
         self.cache = cache
+        self.clock = clock
         self.dates = ClockedDate(clock)
     }
 
@@ -55,7 +57,7 @@ public struct CachingTransport: Transport {
                 if !mustCheck, !control.mustRevalidate, let window = control.staleWhileRevalidate, freshness.staleness(at: now) <= window {
                     Task { [self] in
                         // Bounded like any call: the entry size, and a minute.
-                        let deadline = CallDeadline(request: request, timeout: .seconds(60), clock: ContinuousClock())
+                        let deadline = CallDeadline(request: request, timeout: .seconds(60), clock: clock)
                         _ = try? await deadline.run {
                             try await revalidate(request, stored: stored, progress: nil).body.collect(upTo: Int64(cache.maximumEntrySize))
                         }
@@ -129,13 +131,15 @@ public struct CachingTransport: Transport {
     }
 
     /// `response` with its body copied aside as it is read (up to the cache's entry size), and
-    /// stored once it has been read to its end, if the rules allow.
+    /// handed to ``HTTPCache/storeIfAllowed(_:body:for:requestTime:responseTime:)`` once it has
+    /// been read to its end. A body declared larger than an entry is not copied at all.
     private func storing(_ response: NetworkStreamResponse, for request: NetworkRequest, requestTime: Date, responseTime: Date) -> NetworkStreamResponse {
-        guard cache.mayStore(response.response, for: request) else { return response }
-        var filled = response
         let (cache, head, limit) = (cache, response.response, cache.maximumEntrySize)
-        let expected = request.httpMethod == .head || head.headers["Content-Encoding"] != nil ? nil : head.expectedContentLength
-        filled.body = CacheFillingChunks.body(response.body, limit: limit, expected: expected) { body in
+        guard (head.expectedContentLength ?? 0) <= Int64(limit) else { return response }
+        var filled = response
+        // Framed here as well as above the cache, so a body cut short is never stored.
+        let framed = BodyFraming.checked(response.body, head: head, method: request.httpMethod)
+        filled.body = CacheFillingChunks.body(framed, limit: limit) { body in
             cache.storeIfAllowed(head, body: body, for: request, requestTime: requestTime, responseTime: responseTime)
         }
         return filled

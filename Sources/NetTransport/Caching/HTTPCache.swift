@@ -63,18 +63,6 @@ public final class HTTPCache: Sendable {
         store(entry, for: request)
     }
 
-    /// Whether `head`'s body is worth copying aside for ``storeIfAllowed(_:body:for:requestTime:responseTime:)``:
-    /// a GET or HEAD answer that does not forbid storing and does not declare a body too large.
-    /// A `no-store` answer still replaces the old variant, here.
-    func mayStore(_ head: NetworkResponseHead, for request: NetworkRequest) -> Bool {
-        guard request.httpMethod == .get || request.httpMethod == .head else { return false }
-        if CacheControl(fields: head.headers.values(for: "Cache-Control")).noStore {
-            removeVariant(matching: request)
-            return false
-        }
-        return (head.expectedContentLength ?? 0) <= Int64(maximumEntrySize)
-    }
-
     /// Puts `entry` in place of the variant `request` matches, most recent first.
     func store(_ entry: CachedResponse, for request: NetworkRequest) {
         let key = Self.key(method: entry.method, url: request.url)

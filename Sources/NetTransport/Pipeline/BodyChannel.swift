@@ -34,16 +34,20 @@ final class BodyChannel: Sendable {
         var waiter: CheckedContinuation<Data?, any Error>?
         var end: Result<Void, any Error>?
         var cancelled = false
+        /// Stops the producer when the reader gives up (drops the body, is cancelled).
+        var stopProducer: (@Sendable () -> Void)?
     }
 
     private let state = Locked(State())
     private let spoolDirectory: URL
-    private let onCancel: @Sendable () -> Void
 
-    /// `onCancel` stops the producer when the reader gives up (drops the body, is cancelled).
-    init(spoolDirectory: URL, onCancel: @escaping @Sendable () -> Void) {
+    init(spoolDirectory: URL) {
         self.spoolDirectory = spoolDirectory
-        self.onCancel = onCancel
+    }
+
+    /// Sets what stops the producer when the reader gives up (drops the body, is cancelled).
+    func onCancel(_ stopProducer: @escaping @Sendable () -> Void) {
+        state.withLock { $0.stopProducer = stopProducer }
     }
 
     deinit {
@@ -102,8 +106,8 @@ final class BodyChannel: Sendable {
 
     /// The reader gave up: drops what is buffered and stops the producer.
     func cancel() {
-        let stop = state.withLock { state -> Bool in
-            guard !state.cancelled else { return false }
+        let stop = state.withLock { state -> (@Sendable () -> Void)? in
+            guard !state.cancelled else { return nil }
             state.cancelled = true
             state.chunks = []
             state.pending = Data()
@@ -112,9 +116,9 @@ final class BodyChannel: Sendable {
             state.spool = -1
             state.waiter?.resume(throwing: CancellationError())
             state.waiter = nil
-            return state.end == nil
+            return state.end == nil ? state.stopProducer : nil
         }
-        if stop { onCancel() }
+        stop?()
     }
 
     /// The next chunk in arrival order, `nil` at the end; cancelling the task cancels the body.

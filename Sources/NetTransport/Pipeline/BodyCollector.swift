@@ -14,18 +14,10 @@ struct BodyCollector: Sendable {
         let expected = head.headers["Content-Encoding"] == nil ? head.expectedContentLength : nil
         switch destination {
         case .memory:
-            guard progress != nil else {
-                return TransportResponse(head: head, body: try await response.body.collect(upTo: limit))
+            let report = progress.map { progress in
+                { (total: Int64) in progress(NetworkProgress(direction: .download, completedBytes: total, expectedBytes: expected)) }
             }
-            var data = Data()
-            for try await chunk in response.body {
-                if let limit, Int64(data.count + chunk.count) > limit {
-                    throw NetworkError.transport(.responseBodyLimitExceeded(.inMemorySize(bytes: limit)))
-                }
-                data.append(chunk)
-                progress?(NetworkProgress(direction: .download, completedBytes: Int64(data.count), expectedBytes: expected))
-            }
-            return TransportResponse(head: head, body: data)
+            return TransportResponse(head: head, body: try await response.body.collect(upTo: limit, received: report))
         case .file(let url):
             let file = try BodyFile.create(at: url)
             var received: Int64 = 0

@@ -11,7 +11,7 @@ enum BodyFraming {
               let expected = head.expectedContentLength else { return body }
         if case .whole(let data) = body.storage, Int64(data.count) >= expected { return body }
         let url = head.url
-        return NetworkResponseBody(storage: .chunks(FramedChunks(base: body, expected: expected, url: url)), lease: nil)
+        return body.wrapped(in: FramedChunks(base: body, expected: expected, url: url))
     }
 }
 

@@ -13,7 +13,9 @@ struct CallDeadline: Sendable {
     let attemptLimit: Duration?
     private let start: ClockReading
     private let sleeper: @Sendable (Duration) async throws -> Void
-    private let description: String
+    /// For the error's text only, which is built when a deadline passes, not for every call.
+    private let request: NetworkRequest
+    private let defaultTimeout: Duration
 
     /// The request's own ``NetworkRequest/timeout`` wins over the session's `timeout`.
     init(request: NetworkRequest, timeout: Duration, clock: any Clock<Duration>, attemptTimeout: Duration? = nil) {
@@ -21,7 +23,8 @@ struct CallDeadline: Sendable {
         attemptLimit = attemptTimeout
         start = ClockReading(clock)
         sleeper = Self.sleeper(clock)
-        description = "\(request.timeout.map { "\($0)" } ?? "the default timeout \(timeout)") (\(request))"
+        self.request = request
+        defaultTimeout = timeout
     }
 
     /// The time left; zero or less once the deadline has passed.
@@ -29,7 +32,7 @@ struct CallDeadline: Sendable {
 
     /// The error of a call that ran out of time.
     var timedOut: NetworkError {
-        .transport(.timedOut("no complete response within \(description)"))
+        .transport(.timedOut("no complete response within \(request.timeout.map { "\($0)" } ?? "the default timeout \(defaultTimeout)") (\(request))"))
     }
 
     /// Runs `work` in the time that remains (or the attempt's limit, if shorter), or throws
@@ -51,8 +54,8 @@ struct CallDeadline: Sendable {
         }
         guard let outcome else {
             try Task.checkCancellation()
-            if let attemptLimit, left == attemptLimit, callLeft > attemptLimit {
-                throw NetworkError.transport(.timedOut("no complete response within the attempt timeout \(attemptLimit) (\(description))"))
+            if let attemptLimit, attemptLimit < callLeft {
+                throw NetworkError.transport(.timedOut("no complete response within the attempt timeout \(attemptLimit) (\(request))"))
             }
             throw timedOut
         }

@@ -49,9 +49,6 @@ public struct NetworkResponseBody: AsyncSequence, Sendable {
         self.init(storage: .whole(data), lease: nil)
     }
 
-    /// An empty body.
-    public static var empty: NetworkResponseBody { NetworkResponseBody(Data()) }
-
     /// A body read from `chunks`, which should pull from the network only as chunks are taken.
     /// `onEnd` runs once when the body ends, fails or is dropped: release the connection there.
     public init<Chunks: AsyncSequence & Sendable>(_ chunks: Chunks, onEnd: (@Sendable () -> Void)? = nil)
@@ -67,11 +64,25 @@ public struct NetworkResponseBody: AsyncSequence, Sendable {
         return body
     }
 
+    /// A body read through `chunks`, a sequence that wraps this body's own chunks (a check, a
+    /// copy), keeping what is known about this one.
+    func wrapped<Chunks: AsyncSequence & Sendable>(in chunks: Chunks) -> NetworkResponseBody where Chunks.Element == Data {
+        var body = NetworkResponseBody(storage: .chunks(chunks), lease: nil)
+        body.isWithheld = isWithheld
+        return body
+    }
+
     /// Reads the whole body into memory; past `limit` bytes (when given) it stops reading and
     /// throws ``NetworkError/TransportFailure/responseBodyLimitExceeded(_:)``.
     public func collect(upTo limit: Int64? = nil) async throws -> Data {
+        try await collect(upTo: limit, received: nil)
+    }
+
+    /// ``collect(upTo:)``, telling `received` the running total after each chunk (download progress).
+    func collect(upTo limit: Int64?, received: ((Int64) -> Void)?) async throws -> Data {
         if case .whole(let data) = storage, limit.map({ Int64(data.count) <= $0 }) ?? true {
             lease?.end()
+            received?(Int64(data.count))
             return data
         }
         var data = Data()
@@ -80,6 +91,7 @@ public struct NetworkResponseBody: AsyncSequence, Sendable {
                 throw NetworkError.transport(.responseBodyLimitExceeded(.inMemorySize(bytes: limit)))
             }
             data.append(chunk)
+            received?(Int64(data.count))
         }
         return data
     }

@@ -14,8 +14,8 @@ struct RedirectStage: Sendable {
     /// The most bytes of a 3xx body read (and thrown away) to keep its connection reusable.
     static let drainLimit = 64 << 10
 
+    /// Every transport validates the request it is given, so this stage does not again.
     func exchange(_ request: NetworkRequest, through transport: any Transport, progress: TransportProgressHandler?) async throws -> NetworkStreamResponse {
-        try request.validate()
         var current = request
         if !current.body.isNone, !current.headers.contains(name: "Content-Type") {
             // Without one, libcurl would label the body application/x-www-form-urlencoded.

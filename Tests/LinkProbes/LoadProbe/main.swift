@@ -10,7 +10,8 @@ import NetTransport
 import Synchronization
 
 struct Sample: Encodable {
-    let done: Int, residentKB: Int, descriptors: Int, threads: Int
+    /// `sockets`: how many of the descriptors are sockets (connections come and go with load).
+    let done: Int, residentKB: Int, descriptors: Int, sockets: Int, threads: Int
 
     static func now(done: Int) -> Sample {
         let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
@@ -18,8 +19,11 @@ struct Sample: Encodable {
             status.split(separator: "\n").first { $0.hasPrefix(name + ":") }
                 .flatMap { Int($0.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first ?? "") } ?? -1
         }
-        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
-        return Sample(done: done, residentKB: field("VmRSS"), descriptors: descriptors, threads: field("Threads"))
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        let sockets = entries.filter { entry in
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + entry))?.hasPrefix("socket:") ?? false
+        }.count
+        return Sample(done: done, residentKB: field("VmRSS"), descriptors: entries.isEmpty ? -1 : entries.count, sockets: sockets, threads: field("Threads"))
     }
 }
 
