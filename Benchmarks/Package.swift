@@ -28,6 +28,13 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
+        // A side-by-side load driver (one client per process, server in another) for profiling and ratios.
+        .executableTarget(name: "NetLoad", dependencies: [
+            "BenchmarkSupport",
+            .product(name: "Net", package: root),
+            .product(name: "NetAsyncHTTPClient", package: root),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        ]),
         .executableTarget(
             name: "NetBenchmarks",
             dependencies: [

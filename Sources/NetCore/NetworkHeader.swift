@@ -44,10 +44,15 @@ public struct NetworkHeader: Sendable, Hashable, CustomStringConvertible, Custom
         guard !name.isEmpty else {
             throw NetworkError.request(.invalidHeader(name: name, reason: .emptyName))
         }
-        if let bad = name.unicodeScalars.first(where: { !$0.isASCII || !HTTPToken.isTokenByte(UInt8($0.value)) }) {
+        // Scanned as UTF-8 bytes first (every field of every request and response passes here):
+        // token bytes and the forbidden controls are all ASCII, and in UTF-8 a byte below 0x80
+        // is always that ASCII character. The scalars are read only to name what is wrong.
+        if !name.utf8.allSatisfy(HTTPToken.isTokenByte),
+           let bad = name.unicodeScalars.first(where: { !$0.isASCII || !HTTPToken.isTokenByte(UInt8($0.value)) }) {
             throw NetworkError.request(.invalidHeader(name: name, reason: .invalidNameCharacter(bad)))
         }
-        if let bad = value.unicodeScalars.first(where: NetworkHeader.isForbiddenInValue) {
+        if value.utf8.contains(where: { $0 == 0x7F || ($0 < 0x20 && $0 != 0x09) }),
+           let bad = value.unicodeScalars.first(where: NetworkHeader.isForbiddenInValue) {
             throw NetworkError.request(.invalidHeader(name: name, reason: .forbiddenValueCharacter(bad)))
         }
         return NetworkHeader(name: name, value: NetworkHeader.trimmingOptionalWhitespace(value))
@@ -61,11 +66,15 @@ public struct NetworkHeader: Sendable, Hashable, CustomStringConvertible, Custom
     }
 
     static func trimmingOptionalWhitespace(_ value: String) -> String {
+        let isOWSByte: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
+        guard let first = value.utf8.first, let last = value.utf8.last, isOWSByte(first) || isOWSByte(last) else {
+            return value  // nothing to trim: the common case, without a copy
+        }
         let isOWS: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = value.firstIndex(where: { !isOWS($0) }),
-            let last = value.lastIndex(where: { !isOWS($0) })
+        guard let start = value.firstIndex(where: { !isOWS($0) }),
+            let end = value.lastIndex(where: { !isOWS($0) })
         else { return "" }
-        return String(value[first...last])
+        return String(value[start...end])
     }
 
     /// Shows a credential's value redacted, so `dump` of headers or a request cannot leak it.

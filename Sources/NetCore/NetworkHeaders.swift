@@ -88,8 +88,14 @@ public struct NetworkHeaders: Sendable, Hashable, RandomAccessCollection, Custom
         }
     }
 
+    /// Compared byte by byte, folding ASCII case, without building lower-cased copies: every
+    /// lookup of every request and response comes here.
     static func sameName(_ lhs: String, _ rhs: String) -> Bool {
-        lhs.utf8.count == rhs.utf8.count && lowercased(lhs) == lowercased(rhs)
+        lhs.utf8.count == rhs.utf8.count && zip(lhs.utf8, rhs.utf8).allSatisfy { folded($0) == folded($1) }
+    }
+
+    private static func folded(_ byte: UInt8) -> UInt8 {
+        (65...90).contains(byte) ? byte + 32 : byte
     }
 
     /// Header names are ASCII tokens, so ASCII folding is exact and avoids locale rules.

@@ -22,7 +22,9 @@ import Foundation
 /// rules, and transports call it before sending.
 public struct NetworkRequest: Sendable, CustomStringConvertible {
     /// The absolute http(s) URL, query included.
-    public var url: URL
+    public var url: URL {
+        didSet { urlPassedValidation = false }
+    }
     /// The method.
     public var httpMethod: NetworkHttpMethod
     /// The header fields, in order; always valid to send.
@@ -40,6 +42,9 @@ public struct NetworkRequest: Sendable, CustomStringConvertible {
     /// Which refresh generation of an `AuthenticationInterceptor`'s credential signed this request,
     /// so a 401 can tell a request of the burst a failed refresh answered from a later one.
     package var credentialGeneration: Int?
+    /// Whether ``url`` met ``validate()``'s rules when it was set: checking a URL reads its text,
+    /// and the initialisers and every transport validate each request.
+    private var urlPassedValidation = false
 
     /// Creates a request with any kind of body.
     ///
@@ -66,6 +71,7 @@ public struct NetworkRequest: Sendable, CustomStringConvertible {
         self.body = body
         self.timeout = timeout
         try validate()
+        urlPassedValidation = true
     }
 
     /// Creates a request from a URL string, like the `URL` variant.
@@ -118,7 +124,7 @@ public struct NetworkRequest: Sendable, CustomStringConvertible {
     /// Checks every rule a request must meet to be sent: an absolute http(s) URL with a host, a
     /// valid method token and a positive timeout. Headers are valid by construction.
     public func validate() throws {
-        try URLValidation.validate(url)
+        if !urlPassedValidation { try URLValidation.validate(url) }
         try httpMethod.validate()
         if let timeout, timeout <= .zero {
             throw NetworkError.request(.invalidTimeout(timeout))

@@ -30,28 +30,55 @@ enum URLValidation {
 
     /// Checks that a URL is absolute, uses http or https and names a host.
     static func validate(_ url: URL, original: String? = nil) throws {
-        let shown = original ?? url.absoluteString
+        let text = url.absoluteString
+        // The common case, read from the text alone: Foundation's `scheme` and `host` parse and
+        // decode on every call, and every request is validated when built and when sent.
+        if hasHTTPSchemeAndHost(text) {
+            try validatePort(in: text, shown: original ?? text)
+            return
+        }
+        let shown = original ?? text
         guard let scheme = url.scheme, !scheme.isEmpty else { throw invalid(shown, .missingScheme) }
         guard supportedSchemes.contains(scheme.lowercased()) else {
             throw invalid(shown, .unsupportedScheme(scheme))
         }
-        try validatePort(in: url.absoluteString, shown: shown)
+        try validatePort(in: text, shown: shown)
         guard let host = url.host, !host.isEmpty else { throw invalid(shown, .missingHost) }
+    }
+
+    /// Whether `text` starts with `http://` or `https://` (lower case, as Foundation keeps a
+    /// parsed scheme) and its authority names a host: what ``validate(_:original:)`` otherwise
+    /// asks Foundation.
+    private static func hasHTTPSchemeAndHost(_ text: String) -> Bool {
+        guard text.utf8.starts(with: "http://".utf8) || text.utf8.starts(with: "https://".utf8),
+              let authority = authorityRange(in: text) else { return false }
+        var host = text.utf8[authority]
+        if let userInfoEnd = host.lastIndex(of: UInt8(ascii: "@")) { host = host[host.index(after: userInfoEnd)...] }
+        if host.first == UInt8(ascii: "[") { return host.count > 2 }  // an IP literal, `[…]` with a port or not
+        if let colon = host.lastIndex(of: UInt8(ascii: ":")) { host = host[..<colon] }
+        return !host.isEmpty
     }
 
     /// The port, if the URL names one, must be 1–65535. Read from the text, because Foundation
     /// keeps 99999 (which AsyncHTTPClient's NIO traps on, and which wraps to 34463 elsewhere) and
     /// silently drops a port too long for an `Int`. An empty port (`host:/`) means the default.
+    /// Scanned as UTF-8 bytes: every delimiter is ASCII, and this runs for every request.
     private static func validatePort(in string: String, shown: String) throws {
         guard let authorityRange = authorityRange(in: string) else { return }
-        var hostAndPort = string[authorityRange]
-        if let userInfoEnd = hostAndPort.lastIndex(of: "@") { hostAndPort = hostAndPort[hostAndPort.index(after: userInfoEnd)...] }
-        if let literalEnd = hostAndPort.lastIndex(of: "]") { hostAndPort = hostAndPort[hostAndPort.index(after: literalEnd)...] }
-        guard let colon = hostAndPort.lastIndex(of: ":") else { return }
+        var hostAndPort = string.utf8[authorityRange]
+        if let userInfoEnd = hostAndPort.lastIndex(of: UInt8(ascii: "@")) { hostAndPort = hostAndPort[hostAndPort.index(after: userInfoEnd)...] }
+        if let literalEnd = hostAndPort.lastIndex(of: UInt8(ascii: "]")) { hostAndPort = hostAndPort[hostAndPort.index(after: literalEnd)...] }
+        guard let colon = hostAndPort.lastIndex(of: UInt8(ascii: ":")) else { return }
         let port = hostAndPort[hostAndPort.index(after: colon)...]
         guard !port.isEmpty else { return }
-        guard port.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(port), (1...65_535).contains(value) else {
-            throw invalid(shown, .invalidPort(String(port)))
+        var value = 0
+        for byte in port {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { value = 0; break }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            if value > 65_535 { break }
+        }
+        guard (1...65_535).contains(value) else {
+            throw invalid(shown, .invalidPort(String(decoding: port, as: UTF8.self)))
         }
     }
 
@@ -78,10 +105,22 @@ enum URLValidation {
     /// Where the authority (`user:password@host:port`) lies: between `scheme://` and the next `/`,
     /// `?` or `#`, if the string has one.
     static func authorityRange(in string: String) -> Range<String.Index>? {
-        guard let separator = string.firstRange(of: "://") else { return nil }
-        let rest = string[separator.upperBound...]
-        let end = rest.firstIndex(where: { (character: Character) in "/?#".contains(character) }) ?? rest.endIndex
-        return separator.upperBound..<end
+        let bytes = string.utf8
+        var index = bytes.startIndex
+        var start: String.Index?
+        while index < bytes.endIndex {
+            defer { index = bytes.index(after: index) }
+            guard bytes[index] == UInt8(ascii: ":") else { continue }
+            let rest = bytes[bytes.index(after: index)...]
+            if rest.starts(with: "//".utf8) {
+                start = bytes.index(index, offsetBy: 3)
+                break
+            }
+        }
+        guard let start else { return nil }
+        let delimiters: [UInt8] = [UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#")]
+        let end = bytes[start...].firstIndex(where: delimiters.contains) ?? bytes.endIndex
+        return start..<end
     }
 
     private static func invalid(_ string: String, _ reason: NetworkError.InvalidURLReason) -> NetworkError {

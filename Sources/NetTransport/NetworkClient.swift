@@ -78,8 +78,9 @@ public actor NetworkClient: NetworkSession {
         self.clock = clock
     }
 
-    /// Runs every interceptor's ``NetworkInterceptor/interceptRequest(_:)`` in order.
-    public func interceptRequest(networkSession: any NetworkSession, originalRequest: NetworkRequest) async throws -> any NetworkRequestConvertible {
+    /// Runs every interceptor's ``NetworkInterceptor/interceptRequest(_:)`` in order. Nonisolated,
+    /// as the interceptors are constant: concurrent calls do not queue on the actor for it.
+    public nonisolated func interceptRequest(networkSession: any NetworkSession, originalRequest: NetworkRequest) async throws -> any NetworkRequestConvertible {
         var request = originalRequest
         for interceptor in interceptors {
             request = try await interceptor.interceptRequest(request)
@@ -88,7 +89,8 @@ public actor NetworkClient: NetworkSession {
     }
 
     /// Asks the interceptors in reverse order; the first decision other than `.nothing` wins.
-    public func interceptResponse(
+    /// Nonisolated, like ``interceptRequest(networkSession:originalRequest:)``.
+    public nonisolated func interceptResponse(
         networkSession: any NetworkSession,
         originalRequest: NetworkRequest,
         retryNumber: Int,

@@ -13,7 +13,7 @@ public typealias NetworkProgressReporter = AsyncStream<NetworkProgress>.Continua
 
 extension NetworkSession {
     /// Sends `request` and returns the response with its body in memory.
-    public func requestData(for request: any NetworkRequestConvertible, progress: NetworkProgressReporter? = nil) async throws -> NetworkDataResponse {
+    public nonisolated func requestData(for request: any NetworkRequestConvertible, progress: NetworkProgressReporter? = nil) async throws -> NetworkDataResponse {
         defer { progress?.finish() }
         guard case .data(let response) = try await perform(request, call: .data, progress: progress) else {
             throw SessionCall.mismatch
@@ -26,7 +26,7 @@ extension NetworkSession {
     /// The body lands at `destination` atomically, replacing any file there, once the response is
     /// final (after interceptors and retries): never a partial file. Without a destination, a new
     /// file in the temporary directory is used, which is yours to move or delete.
-    public func requestDownload(
+    public nonisolated func requestDownload(
         for request: any NetworkRequestConvertible, to destination: URL? = nil, progress: NetworkProgressReporter? = nil
     ) async throws -> NetworkDownloadResponse {
         defer { progress?.finish() }
@@ -39,18 +39,18 @@ extension NetworkSession {
 
     /// Sends `request` with `bodyData` as its body (replacing any body it had). A bare URL or URL
     /// string is sent as a POST; a ``NetworkRequest`` keeps its method.
-    public func requestUpload(for request: any NetworkRequestConvertible, from bodyData: Data, progress: NetworkProgressReporter? = nil) async throws -> NetworkUploadResponse {
+    public nonisolated func requestUpload(for request: any NetworkRequestConvertible, from bodyData: Data, progress: NetworkProgressReporter? = nil) async throws -> NetworkUploadResponse {
         try await upload(request, body: .data(bodyData), progress: progress)
     }
 
     /// Sends `request` with the file at `fileURL` as its body, streamed from disk. A bare URL or URL
     /// string is sent as a POST; a ``NetworkRequest`` keeps its method.
-    public func requestUpload(for request: any NetworkRequestConvertible, fromFile fileURL: URL, progress: NetworkProgressReporter? = nil) async throws -> NetworkUploadResponse {
+    public nonisolated func requestUpload(for request: any NetworkRequestConvertible, fromFile fileURL: URL, progress: NetworkProgressReporter? = nil) async throws -> NetworkUploadResponse {
         try await upload(request, body: .file(fileURL), progress: progress)
     }
 
     /// Sends `request` with the body it already has (a multipart form, a stream, a file).
-    public func requestUpload(for request: any NetworkRequestConvertible, progress: NetworkProgressReporter? = nil) async throws -> NetworkUploadResponse {
+    public nonisolated func requestUpload(for request: any NetworkRequestConvertible, progress: NetworkProgressReporter? = nil) async throws -> NetworkUploadResponse {
         try await upload(request, body: nil, progress: progress)
     }
 
@@ -66,14 +66,14 @@ extension NetworkSession {
     /// let stream = try await client.requestStream(for: "https://example.com/events")
     /// for try await chunk in stream.body { print(chunk.count) }
     /// ```
-    public func requestStream(for request: any NetworkRequestConvertible) async throws -> NetworkStreamResponse {
+    public nonisolated func requestStream(for request: any NetworkRequestConvertible) async throws -> NetworkStreamResponse {
         guard let response = try await performCall(request, call: .stream, progress: nil).stream else {
             throw SessionCall.mismatch
         }
         return response
     }
 
-    private func upload(_ request: any NetworkRequestConvertible, body: NetworkRequestBody?, progress: NetworkProgressReporter?) async throws -> NetworkUploadResponse {
+    private nonisolated func upload(_ request: any NetworkRequestConvertible, body: NetworkRequestBody?, progress: NetworkProgressReporter?) async throws -> NetworkUploadResponse {
         defer { progress?.finish() }
         // An upload to a bare address is a POST, whether the address is a URL or a string.
         let request: any NetworkRequestConvertible = request is URL || request is String

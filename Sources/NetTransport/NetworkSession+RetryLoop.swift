@@ -14,39 +14,65 @@ enum SessionCall: Sendable {
     static let mismatch = NetworkError.transport(.other("internal error: the session produced a response of the wrong kind"))
 }
 
+/// A session's settings for one call, read from the actor in one hop.
+struct SessionSettings: Sendable {
+    let transport: any Transport
+    let maximumRetryCount: Int
+    let redirectPolicy: RedirectPolicy
+    let timeout: Duration
+    let attemptTimeout: Duration?
+    let clock: any Clock<Duration>
+}
+
 extension NetworkSession {
+    /// The settings a call runs with.
+    func settings() -> SessionSettings {
+        SessionSettings(transport: transport, maximumRetryCount: maximumRetryCount, redirectPolicy: redirectPolicy,
+                        timeout: timeout, attemptTimeout: attemptTimeout, clock: clock)
+    }
+
     /// A call whose response is read whole.
-    func perform(
+    nonisolated func perform(
         _ convertible: any NetworkRequestConvertible, call: SessionCall, progress: NetworkProgressReporter?
     ) async throws -> NetworkSessionInterception {
         try await performCall(convertible, call: call, progress: progress).interception
     }
 
     /// Every call: the call deadline around the retry loop (see Docs/Architecture.md).
-    func performCall(
+    ///
+    /// Nonisolated, like the whole loop: a call visits the actor only to read its settings and
+    /// for `interceptRequest`/`interceptResponse`, so concurrent calls of one session do not queue
+    /// behind each other for the rest of their work.
+    nonisolated func performCall(
         _ convertible: any NetworkRequestConvertible, call: SessionCall, progress: NetworkProgressReporter?
     ) async throws -> CallOutcome {
         var request = try convertible.asNetworkRequest()
         if case .upload(let body?) = call { request.body = body }
-        let clock = clock
-        let deadline = CallDeadline(request: request, timeout: timeout, clock: clock, attemptTimeout: attemptTimeout)
-        return try await SessionClock.$current.withValue(clock) {
-            try await RetryLedger.$current.withValue(RetryLedger()) {
-                try await retryLoop(request, call: call, deadline: deadline, progress: progress)
+        let settings = await settings()
+        let deadline = CallDeadline(request: request, timeout: settings.timeout, clock: settings.clock, attemptTimeout: settings.attemptTimeout)
+        // Bound only when it is not the default, which its readers fall back to: every binding is
+        // copied into each attempt's task.
+        guard settings.clock is ContinuousClock else {
+            return try await SessionClock.$current.withValue(settings.clock) {
+                try await retryLoop(request, call: call, settings: settings, deadline: deadline, progress: progress)
             }
         }
+        return try await retryLoop(request, call: call, settings: settings, deadline: deadline, progress: progress)
     }
 
     /// The seed's protocol as one stage: `interceptRequest` before each attempt, one attempt
     /// through the redirect stage and the transport within the call's deadline,
     /// `interceptResponse` after it, and the retry it asks for (after its backoff, on the
     /// session's clock, and never past the deadline).
-    private func retryLoop(
-        _ callersRequest: NetworkRequest, call: SessionCall, deadline: CallDeadline, progress: NetworkProgressReporter?
+    nonisolated private func retryLoop(
+        _ callersRequest: NetworkRequest, call: SessionCall, settings: SessionSettings, deadline: CallDeadline,
+        progress: NetworkProgressReporter?
     ) async throws -> CallOutcome {
         var request = callersRequest
+        let transport = settings.transport
         let report: TransportProgressHandler? = if let progress { { event in progress.yield(event) } } else { nil }
-        let redirects = RedirectStage(policy: redirectPolicy)
+        let redirects = RedirectStage(policy: settings.redirectPolicy)
+        let ledger = RetryLedger()
         var retryNumber = 0
         while true {
             try Task.checkCancellation()
@@ -58,8 +84,8 @@ extension NetworkSession {
                 // One attempt within the deadline: signing (which may wait for a credential
                 // refresh), the exchange and, unless the call streams, reading the body.
                 let attempt = try await deadline.run { [request] in
-                    try await self.attempt(request, call: call, callersRequest: callersRequest, redirects: redirects,
-                                           destination: staging.destination, progress: report)
+                    try await self.attempt(request, call: call, callersRequest: callersRequest, transport: transport,
+                                           redirects: redirects, destination: staging.destination, progress: report)
                 }
                 sent = attempt.sent
                 stream = attempt.outcome.stream
@@ -76,7 +102,9 @@ extension NetworkSession {
             }
             let decision: NetworkSessionInterceptionResult
             do {
-                decision = try await interceptResponse(networkSession: self, originalRequest: sent, retryNumber: retryNumber, result: result)
+                decision = try await RetryLedger.$current.withValue(ledger) {
+                    try await interceptResponse(networkSession: self, originalRequest: sent, retryNumber: retryNumber, result: result)
+                }
             } catch {
                 staging.discard()
                 throw error
@@ -92,7 +120,7 @@ extension NetworkSession {
                 next = request
                 delay = wait
             }
-            guard retryNumber < maximumRetryCount, (deadline.remaining > .zero) else {
+            guard retryNumber < settings.maximumRetryCount, (deadline.remaining > .zero) else {
                 return CallOutcome(interception: try staging.complete(result), stream: stream)
             }
             staging.discard()
@@ -105,9 +133,10 @@ extension NetworkSession {
 
     /// `interceptRequest`, then one exchange through the redirect stage, then the body read
     /// whole unless the call streams (its deadline then ends with the head).
-    private func attempt(
-        _ request: NetworkRequest, call: SessionCall, callersRequest: NetworkRequest, redirects: RedirectStage,
-        destination: TransportBodyDestination, progress: TransportProgressHandler?
+    ///
+    nonisolated private func attempt(
+        _ request: NetworkRequest, call: SessionCall, callersRequest: NetworkRequest, transport: any Transport,
+        redirects: RedirectStage, destination: TransportBodyDestination, progress: TransportProgressHandler?
     ) async throws -> (sent: NetworkRequest, outcome: CallOutcome) {
         let sent: NetworkRequest
         do {

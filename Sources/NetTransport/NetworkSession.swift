@@ -76,13 +76,14 @@ extension NetworkSession {
     /// `ContinuousClock`.
     public var clock: any Clock<Duration> { ContinuousClock() }
 
-    /// Returns the request unchanged.
-    public func interceptRequest(networkSession: any NetworkSession, originalRequest: NetworkRequest) async throws -> any NetworkRequestConvertible {
+    /// Returns the request unchanged. Nonisolated, so a call does not visit the actor for it.
+    public nonisolated func interceptRequest(networkSession: any NetworkSession, originalRequest: NetworkRequest) async throws -> any NetworkRequestConvertible {
         originalRequest
     }
 
-    /// Returns `.nothing`: the result goes to the caller as it is.
-    public func interceptResponse(
+    /// Returns `.nothing`: the result goes to the caller as it is. Nonisolated, so a call does
+    /// not visit the actor for it.
+    public nonisolated func interceptResponse(
         networkSession: any NetworkSession,
         originalRequest: NetworkRequest,
         retryNumber: Int,

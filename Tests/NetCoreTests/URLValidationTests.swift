@@ -56,6 +56,24 @@ struct URLValidationTests {
         }
     }
 
+    @Test("A URL set after the request was built is checked again, whatever was checked before", arguments: [
+        ("ftp://example.com/file", NetworkError.InvalidURLReason.unsupportedScheme("ftp")),
+        ("http:///nohost", .missingHost),
+        ("http://user@:80/", .missingHost),
+        ("http://127.0.0.1:99999/", .invalidPort("99999")),
+    ])
+    func revalidatedAfterMutation(string: String, reason: NetworkError.InvalidURLReason) throws {
+        var request = try NetworkRequest(url: "https://example.com/")
+        try request.validate()
+        request.url = try #require(URL(string: string))
+        #expect {
+            try request.validate()
+        } throws: { error in
+            guard case NetworkError.request(.invalidURL(_, reason: let found)) = error else { return false }
+            return found == reason
+        }
+    }
+
     @Test("Ports 1 and 65535 and an empty port (the default) are accepted", arguments: [
         "http://example.com:1/", "http://example.com:65535/", "http://example.com:/x", "http://[::1]:65535/",
     ])

@@ -1,27 +1,7 @@
 import Benchmark
+import BenchmarkSupport
 import Foundation
 import Net
-
-/// A session with every default: the protocol's own interceptors (which change nothing).
-actor BareSession: NetworkSession {
-    let transport: any Transport
-    init(transport: any Transport) { self.transport = transport }
-}
-
-/// The cheapest possible transport: one canned response, nothing recorded. Beside StubTransport
-/// it shows how much of a request's cost is the session layer and how much the stub.
-struct CannedTransport: Transport {
-    let head: NetworkResponseHead
-    let body = Data("ok".utf8)
-
-    init() throws {
-        head = NetworkResponseHead(statusCode: 200, url: try NetworkRequest(url: "https://api.example.com/items").url)
-    }
-
-    func exchange(_ request: NetworkRequest, progress: TransportProgressHandler?) async throws -> NetworkStreamResponse {
-        NetworkStreamResponse(response: head, body: NetworkResponseBody(body), originalRequest: request)
-    }
-}
 
 /// 1. The cost of a request through `NetworkSession` (target: under 5 µs and 40 allocations).
 func pipelineBenchmarks() {
@@ -71,22 +51,6 @@ func pipelineBenchmarks() {
     }
 }
 
-/// A transport whose one response may be cached for an hour.
-struct CacheableTransport: Transport {
-    let head: NetworkResponseHead
-    let body = Data(repeating: 0x61, count: 1_024)
-
-    init() throws {
-        head = NetworkResponseHead(
-            statusCode: 200, headers: try NetworkHeaders([.header(key: "Cache-Control", value: "max-age=3600")]),
-            url: try NetworkRequest(url: "https://api.example.com/items").url)
-    }
-
-    func exchange(_ request: NetworkRequest, progress: TransportProgressHandler?) async throws -> NetworkStreamResponse {
-        NetworkStreamResponse(response: head, body: NetworkResponseBody(body), originalRequest: request)
-    }
-}
-
 /// The cache's hit path (target: a fresh memory hit under 10 µs, no network round trip).
 func cacheBenchmarks() {
     Benchmark(
@@ -95,7 +59,7 @@ func cacheBenchmarks() {
             metrics: [.wallClock, .mallocCountTotal, .throughput], timeUnits: .nanoseconds,
             warmupIterations: 100, scalingFactor: .kilo, maxDuration: .seconds(3))
     ) { benchmark in
-        let client = NetworkClient(transport: try CacheableTransport(), cache: .memory())
+        let client = NetworkClient(transport: try CannedTransport(body: Data(repeating: 0x61, count: 1_024), cacheable: true), cache: .memory())
         let request = try NetworkRequest(url: "https://api.example.com/items")
         _ = try await client.requestData(for: request)  // stored
         benchmark.startMeasurement()

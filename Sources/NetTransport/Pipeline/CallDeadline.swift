@@ -3,8 +3,8 @@ import NetCore
 /// The one deadline mechanism: a call's deadline, measured on the session's clock from the call's
 /// start, spanning its redirects, retries, backoff waits and (for calls that read it) the body.
 ///
-/// Each attempt races the time that remains: when the sleep wins, the attempt's task is
-/// cancelled, which every stage and transport turns into closing its exchange, and the attempt
+/// Each attempt runs against an alarm set to the time that remains: when it rings first, the
+/// attempt's task is cancelled, which every stage and transport turns into closing its exchange, and the attempt
 /// fails with ``NetworkError/TransportFailure/timedOut(_:)``, which the interceptors see like any
 /// other failure. No retry starts after the deadline.
 struct CallDeadline: Sendable {
@@ -13,6 +13,7 @@ struct CallDeadline: Sendable {
     let attemptLimit: Duration?
     private let start: ClockReading
     private let sleeper: @Sendable (Duration) async throws -> Void
+    private let arm: @Sendable (Duration, _ action: @escaping @Sendable () -> Void) -> DeadlineAlarm
     /// For the error's text only, which is built when a deadline passes, not for every call.
     private let request: NetworkRequest
     private let defaultTimeout: Duration
@@ -23,6 +24,7 @@ struct CallDeadline: Sendable {
         attemptLimit = attemptTimeout
         start = ClockReading(clock)
         sleeper = Self.sleeper(clock)
+        arm = Self.alarm(clock)
         self.request = request
         defaultTimeout = timeout
     }
@@ -37,29 +39,35 @@ struct CallDeadline: Sendable {
 
     /// Runs `work` in the time that remains (or the attempt's limit, if shorter), or throws
     /// ``timedOut``.
-    func run<Result: Sendable>(_ work: @escaping @Sendable () async throws -> Result) async throws -> Result {
+    ///
+    /// The work runs in a task of its own, so that the deadline can cancel it without cancelling
+    /// the caller (whose retry loop goes on); one task and one alarm per attempt, because a task
+    /// group racing a sleeping child cost about five executor hops per request. It waits on the
+    /// caller's executor (`nonsending`), so a session's retry loop does not leave its actor to wait.
+    nonisolated(nonsending) func run<Result: Sendable>(_ work: @escaping @Sendable () async throws -> Result) async throws -> Result {
         let callLeft = remaining
         guard callLeft > .zero else { throw timedOut }
         let left = attemptLimit.map { Swift.min($0, callLeft) } ?? callLeft
-        let sleeper = sleeper
-        let outcome = try await withThrowingTaskGroup(of: Result?.self) { group in
-            group.addTask { try await work() }
-            group.addTask {
-                try await sleeper(left)
-                return nil
-            }
-            defer { group.cancelAll() }
-            // The first child to finish decides; `nil` is the sleep.
-            return try await group.next() ?? nil
+        let attempt = Task { try await work() }
+        let alarm = arm(left) { attempt.cancel() }
+        let outcome = await withTaskCancellationHandler {
+            await attempt.result
+        } onCancel: {
+            attempt.cancel()
         }
-        guard let outcome else {
+        let rang = alarm.disarm()
+        switch outcome {
+        case .success(let result):
+            return result
+        case .failure(let error):
+            // Failed because the alarm cancelled it, unless the caller was cancelled too.
+            guard rang else { throw error }
             try Task.checkCancellation()
             if let attemptLimit, attemptLimit < callLeft {
                 throw NetworkError.transport(.timedOut("no complete response within the attempt timeout \(attemptLimit) (\(request))"))
             }
             throw timedOut
         }
-        return outcome
     }
 
     /// Waits `delay` (a retry's backoff); throws ``timedOut`` if the deadline comes first.
@@ -79,5 +87,25 @@ struct CallDeadline: Sendable {
             return { try await clock.sleep(until: clock.now.advanced(by: $0), tolerance: nil) }
         }
         return { try await DeadlineScheduler.shared.sleep(for: $0) }
+    }
+
+    /// Arms alarms on `clock`: on `ContinuousClock` a ``DeadlineScheduler`` entry (no task, and
+    /// nothing left behind once disarmed), on another clock a task sleeping on it.
+    private static func alarm<C: Clock<Duration>>(_ clock: C) -> @Sendable (Duration, @escaping @Sendable () -> Void) -> DeadlineAlarm {
+        guard clock is ContinuousClock else {
+            return { delay, action in
+                let alarm = DeadlineAlarm()
+                alarm.attach(sleeper: Task {
+                    guard (try? await clock.sleep(until: clock.now.advanced(by: delay), tolerance: nil)) != nil else { return }
+                    alarm.ring(action)
+                })
+                return alarm
+            }
+        }
+        return { delay, action in
+            let alarm = DeadlineAlarm()
+            alarm.attach(timer: DeadlineScheduler.shared.schedule(after: delay) { alarm.ring(action) })
+            return alarm
+        }
     }
 }

@@ -85,15 +85,17 @@ public struct NetworkResponseBody: AsyncSequence, Sendable {
             received?(Int64(data.count))
             return data
         }
-        var data = Data()
+        var data: Data?
         for try await chunk in self {
-            if let limit, Int64(data.count + chunk.count) > limit {
+            let count = (data?.count ?? 0) + chunk.count
+            if let limit, Int64(count) > limit {
                 throw NetworkError.transport(.responseBodyLimitExceeded(.inMemorySize(bytes: limit)))
             }
-            data.append(chunk)
-            received?(Int64(data.count))
+            // The first chunk is kept as it is: most bodies are one chunk, and need no copy.
+            if data == nil { data = chunk } else { data?.append(chunk) }
+            received?(Int64(count))
         }
-        return data
+        return data ?? Data()
     }
 
     /// Starts reading the body.

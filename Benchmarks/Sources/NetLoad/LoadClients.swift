@@ -1,0 +1,100 @@
+import AsyncHTTPClient
+import BenchmarkSupport
+import Foundation
+import Net
+import NetAsyncHTTPClient
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The clients NetLoad drives, configured alike: 64 connections per host, redirects not
+/// followed, no cookies or cache, a 60 s limit per call, bodies decoded within the same
+/// decompression limit (AsyncHTTPClient) or as libcurl does (URLSession).
+enum LoadClient: String {
+    case rawAHC = "raw-ahc"
+    case netAHC = "net-ahc"
+    /// Net's AsyncHTTPClientTransport alone (one exchange, body collected), and with
+    /// `Transport.send` (deadline, redirects, framing, collection): where a session's cost goes.
+    case netAHCExchange = "net-ahc-exchange"
+    case netAHCSend = "net-ahc-send"
+    case rawURLSession = "raw-urlsession"
+    case netURLSession = "net-urlsession"
+
+    static let pool = 64
+
+    static let ahc: HTTPClient = {
+        var settings = HTTPClient.Configuration()
+        settings.redirectConfiguration = .disallow
+        settings.decompression = .enabled(limit: .ratio(100))  // ResponseLimits' default, as Net's transport sets
+        settings.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: pool)
+        settings.connectionPool.retryConnectionEstablishment = false
+        settings.timeout = .init(connect: .seconds(10))
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: settings)
+    }()
+
+    static let urlSession: URLSession = {
+        let configuration = URLSessionConfiguration.default
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.httpMaximumConnectionsPerHost = pool
+        return URLSession(configuration: configuration, delegate: NoRedirects(), delegateQueue: nil)
+    }()
+
+    static let netAHCTransport = AsyncHTTPClientTransport(configuration: .init(maximumConnectionsPerHost: pool))
+    static let netAHCSession: BareSession = { benchTransportHack = netAHCTransport; return BareSession(transport: netAHCTransport) }()
+    static let netURLSessionSession = BareSession(transport: URLSessionTransport(configuration: .init(maximumConnectionsPerHost: pool)))
+
+    /// GETs `url` into memory and returns the body's length.
+    func get(_ url: URL) async throws -> Int {
+        switch self {
+        case .rawAHC:
+            let response = try await Self.ahc.execute(HTTPClientRequest(url: url.absoluteString), timeout: .seconds(60))
+            return try await response.body.collect(upTo: 256 << 20).readableBytes
+        case .netAHC:
+            return try await Self.netAHCSession.requestData(for: url).data.count
+        case .netAHCExchange:
+            return try await Self.netAHCTransport.exchange(NetworkRequest(url: url), progress: nil).body.collect().count
+        case .netAHCSend:
+            return try await Self.netAHCTransport.send(NetworkRequest(url: url)).body.count
+        case .rawURLSession:
+            var request = URLRequest(url: url)
+            request.timeoutInterval = 60
+            return try await Self.urlSession.data(for: request).0.count
+        case .netURLSession:
+            return try await Self.netURLSessionSession.requestData(for: url).data.count
+        }
+    }
+}
+
+/// Declines every redirect, as Net's transports do (the pipeline follows them).
+final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+        completionHandler(nil)
+    }
+}
+
+/// The session layer alone, without a network: `canned` (a session on a transport that returns
+/// one response), `stub` (on StubTransport), `client` (NetworkClient with RetryPolicy on the stub).
+struct SessionScenario {
+    let send: @Sendable () async throws -> Void
+
+    init?(_ kind: String) throws {
+        let request = try NetworkRequest(url: "https://api.example.com/items")
+        switch kind {
+        case "canned":
+            let session = BareSession(transport: try CannedTransport())
+            send = { _ = try await session.requestData(for: request) }
+        case "stub":
+            let session = BareSession(transport: StubTransport { _ in .text("ok") })
+            send = { _ = try await session.requestData(for: request) }
+        case "client":
+            let client = NetworkClient(transport: StubTransport { _ in .text("ok") }, interceptors: [RetryPolicy()])
+            send = { _ = try await client.requestData(for: request) }
+        default:
+            return nil
+        }
+    }
+}

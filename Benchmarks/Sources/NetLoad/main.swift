@@ -1,0 +1,100 @@
+// A side-by-side load driver for one client at a time, for `perf`/`callgrind` and for ratios that
+// must compare like with like: the server runs in another process, pinned to its own core.
+//
+//     taskset -c 1 .build/release/NetLoad server &          # prints its base URL
+//     taskset -c 0 .build/release/NetLoad run <client> <workload> <URL> [requests] [runs]
+//     taskset -c 0 .build/release/NetLoad session <canned|stub|client> [requests] [runs]
+//
+// The loops run off the main actor (the closures are `@Sendable`), as a server's tasks do.
+// Clients: raw-ahc, net-ahc, raw-urlsession, net-urlsession, every one with the same 64-connection
+// pool, no redirects, no cookies or cache, a 60 s whole-call limit and the same decompression
+// setting (see LoadClients.swift). Workloads: seq (small GETs one after another), par64 (64 in
+// flight). Each run prints requests/s and the client process's CPU µs per request; the last line
+// is the median of the runs with min–max.
+import BenchmarkSupport
+import Foundation
+
+let arguments = CommandLine.arguments.dropFirst()
+
+func usage() -> Never {
+    FileHandle.standardError.write(Data("""
+        usage: NetLoad server
+               NetLoad run <raw-ahc|net-ahc|raw-urlsession|net-urlsession> <seq|par64> <base URL> [requests] [runs]
+               NetLoad session <canned|stub|client> [requests] [runs]
+
+        """.utf8))
+    exit(2)
+}
+
+/// One run's figures.
+struct RunFigures {
+    let requestsPerSecond: Double
+    let cpuMicrosecondsPerRequest: Double
+}
+
+/// Runs `body` (which sends `requests` requests) `runs` times after one warm-up, printing each run
+/// and then the medians with min–max.
+func measure(label: String, requests: Int, runs: Int, _ body: @Sendable () async throws -> Void) async throws {
+    try await body()  // warm-up: connections, caches, lazily started threads
+    var figures: [RunFigures] = []
+    for run in 1...runs {
+        let cpu = ProcessProbe.cpuMicroseconds()
+        let start = ContinuousClock.now
+        try await body()
+        let elapsed = start.duration(to: .now)
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let figure = RunFigures(requestsPerSecond: Double(requests) / seconds,
+                                cpuMicrosecondsPerRequest: Double(ProcessProbe.cpuMicroseconds() - cpu) / Double(requests))
+        figures.append(figure)
+        print("\(label) run \(run): \(Int(figure.requestsPerSecond)) req/s, \(format(figure.cpuMicrosecondsPerRequest)) µs CPU/request")
+    }
+    let rates = figures.map(\.requestsPerSecond).sorted()
+    let cpus = figures.map(\.cpuMicrosecondsPerRequest).sorted()
+    print("\(label) median: \(Int(rates[rates.count / 2])) req/s (\(Int(rates.first ?? 0))–\(Int(rates.last ?? 0))), "
+          + "\(format(cpus[cpus.count / 2])) µs CPU/request (\(format(cpus.first ?? 0))–\(format(cpus.last ?? 0))), "
+          + "peak RSS \(ProcessProbe.peakResidentKiB()) KiB")
+}
+
+func format(_ value: Double) -> String { String(format: "%.2f", value) }
+
+switch arguments.first {
+case "server":
+    FileHandle.standardOutput.write(Data((try await LoopbackServer.baseURL().absoluteString + "\n").utf8))
+    while true { try await Task.sleep(for: .seconds(3600)) }
+case "run":
+    let parts = Array(arguments.dropFirst())
+    guard parts.count >= 3, let client = LoadClient(rawValue: parts[0]), let url = URL(string: parts[2]) else { usage() }
+    let requests = parts.count > 3 ? Int(parts[3]) ?? 20_000 : 20_000
+    let runs = parts.count > 4 ? Int(parts[4]) ?? 5 : 5
+    let small = url.appendingPathComponent("small")
+    let label = "\(client.rawValue) \(parts[1])"
+    switch parts[1] {
+    case "seq":
+        try await measure(label: label, requests: requests, runs: runs) {
+            for _ in 0..<requests { _ = try await client.get(small) }
+        }
+    case "par64":
+        try await measure(label: label, requests: requests, runs: runs) {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for worker in 0..<64 {
+                    group.addTask {
+                        for _ in stride(from: worker, to: requests, by: 64) { _ = try await client.get(small) }
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+    default:
+        usage()
+    }
+case "session":
+    let parts = Array(arguments.dropFirst())
+    guard let kind = parts.first, let session = try SessionScenario(kind) else { usage() }
+    let requests = parts.count > 1 ? Int(parts[1]) ?? 200_000 : 200_000
+    let runs = parts.count > 2 ? Int(parts[2]) ?? 5 : 5
+    try await measure(label: "session \(kind)", requests: requests, runs: runs) {
+        for _ in 0..<requests { try await session.send() }
+    }
+default:
+    usage()
+}
