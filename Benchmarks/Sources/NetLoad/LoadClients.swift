@@ -43,7 +43,7 @@ enum LoadClient: String {
     }()
 
     static let netAHCTransport = AsyncHTTPClientTransport(configuration: .init(maximumConnectionsPerHost: pool))
-    static let netAHCSession: BareSession = { benchTransportHack = netAHCTransport; return BareSession(transport: netAHCTransport) }()
+    static let netAHCSession = BareSession(transport: netAHCTransport)
     static let netURLSessionSession = BareSession(transport: URLSessionTransport(configuration: .init(maximumConnectionsPerHost: pool)))
 
     /// GETs `url` into memory and returns the body's length.
