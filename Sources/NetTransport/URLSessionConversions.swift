@@ -11,11 +11,13 @@ extension NetworkResponseHead {
     /// to keep it deterministic. Repeated fields arrive already joined with ", ".
     init(_ response: HTTPURLResponse, fallbackURL: URL) {
         var headers = NetworkHeaders()
-        let fields = response.allHeaderFields.compactMap { key, value -> (String, String)? in
+        // FoundationNetworking keeps fields in a dictionary; sorted by name (lower-cased once per
+        // field, not once per comparison) they come out the same way every time.
+        let fields = response.allHeaderFields.compactMap { key, value -> (order: String, name: String, value: String)? in
             guard let name = key as? String else { return nil }
-            return (name, value as? String ?? "\(value)")
-        }.sorted { $0.0.lowercased() < $1.0.lowercased() }
-        for (name, value) in fields {
+            return (name.lowercased(), name, value as? String ?? "\(value)")
+        }.sorted { $0.order < $1.order }
+        for (_, name, value) in fields {
             // libcurl already parsed these lines, so no CR/LF can remain; a field that still fails
             // validation is kept with its control characters replaced rather than lost.
             if (try? headers.add(name: name, value: value)) == nil {
