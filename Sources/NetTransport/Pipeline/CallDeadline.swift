@@ -1,3 +1,4 @@
+import Dispatch
 import NetCore
 
 /// The one deadline mechanism: a call's deadline, measured on the session's clock from the call's
@@ -13,7 +14,7 @@ struct CallDeadline: Sendable {
     let attemptLimit: Duration?
     private let start: ClockReading
     private let sleeper: @Sendable (Duration) async throws -> Void
-    private let arm: @Sendable (Duration, _ action: @escaping @Sendable () -> Void) -> DeadlineAlarm
+    private let arm: @Sendable (Duration, DeadlineAlarm, _ action: @escaping @Sendable () -> Void) -> Void
     /// For the error's text only, which is built when a deadline passes, not for every call.
     private let request: NetworkRequest
     private let defaultTimeout: Duration
@@ -42,26 +43,30 @@ struct CallDeadline: Sendable {
     ///
     /// The work runs in a task of its own, so that the deadline can cancel it without cancelling
     /// the caller (whose retry loop goes on); one task and one alarm per attempt, because a task
-    /// group racing a sleeping child cost about five executor hops per request. It waits on the
-    /// caller's executor (`nonsending`), so a session's retry loop does not leave its actor to wait.
-    nonisolated(nonsending) func run<Result: Sendable>(_ work: @escaping @Sendable () async throws -> Result) async throws -> Result {
+    /// group racing a sleeping child cost about five executor hops per request. The task disarms
+    /// the alarm the moment the work ends, so an attempt that failed for its own reason keeps its
+    /// error even if the alarm comes before the caller resumes.
+    func run<Result: Sendable>(_ work: @escaping @Sendable () async throws -> Result) async throws -> Result {
         let callLeft = remaining
         guard callLeft > .zero else { throw timedOut }
         let left = attemptLimit.map { Swift.min($0, callLeft) } ?? callLeft
-        let attempt = Task { try await work() }
-        let alarm = arm(left) { attempt.cancel() }
+        let alarm = DeadlineAlarm()
+        let attempt = Task {
+            defer { alarm.disarm() }
+            return try await work()
+        }
+        arm(left, alarm) { attempt.cancel() }
         let outcome = await withTaskCancellationHandler {
             await attempt.result
         } onCancel: {
             attempt.cancel()
         }
-        let rang = alarm.disarm()
         switch outcome {
         case .success(let result):
             return result
         case .failure(let error):
             // Failed because the alarm cancelled it, unless the caller was cancelled too.
-            guard rang else { throw error }
+            guard alarm.rang else { throw error }
             try Task.checkCancellation()
             if let attemptLimit, attemptLimit < callLeft {
                 throw NetworkError.transport(.timedOut("no complete response within the attempt timeout \(attemptLimit) (\(request))"))
@@ -91,21 +96,21 @@ struct CallDeadline: Sendable {
 
     /// Arms alarms on `clock`: on `ContinuousClock` a ``DeadlineScheduler`` entry (no task, and
     /// nothing left behind once disarmed), on another clock a task sleeping on it.
-    private static func alarm<C: Clock<Duration>>(_ clock: C) -> @Sendable (Duration, @escaping @Sendable () -> Void) -> DeadlineAlarm {
+    private static func alarm<C: Clock<Duration>>(_ clock: C) -> @Sendable (Duration, DeadlineAlarm, @escaping @Sendable () -> Void) -> Void {
         guard clock is ContinuousClock else {
-            return { delay, action in
-                let alarm = DeadlineAlarm()
+            return { delay, alarm, action in
                 alarm.attach(sleeper: Task {
                     guard (try? await clock.sleep(until: clock.now.advanced(by: delay), tolerance: nil)) != nil else { return }
                     alarm.ring(action)
                 })
-                return alarm
             }
         }
-        return { delay, action in
-            let alarm = DeadlineAlarm()
-            alarm.attach(timer: DeadlineScheduler.shared.schedule(after: delay) { alarm.ring(action) })
-            return alarm
+        return { delay, alarm, action in
+            alarm.attach(timer: DeadlineScheduler.shared.schedule(after: delay) {
+                // Cancelling runs the attempt's cancellation handlers, which may be anyone's: not
+                // on the one thread every deadline of the process shares.
+                alarm.ring { DispatchQueue.global().async(execute: action) }
+            })
         }
     }
 }

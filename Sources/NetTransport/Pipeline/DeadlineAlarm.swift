@@ -11,14 +11,24 @@ final class DeadlineAlarm: Sendable {
 
     private let state = Locked(State())
 
-    /// Keeps the scheduler entry that rings the alarm, to drop it on disarming.
+    /// Keeps the scheduler entry that rings the alarm, to drop it on disarming (at once, if the
+    /// alarm was disarmed before it was set).
     func attach(timer: Int) {
-        state.withLock { $0.timer = timer }
+        let disarmed = state.withLock { state -> Bool in
+            state.timer = timer
+            return state.disarmed
+        }
+        if disarmed { DeadlineScheduler.shared.cancel(timer) }
     }
 
-    /// Keeps the task that rings the alarm, to cancel it on disarming.
+    /// Keeps the task that rings the alarm, to cancel it on disarming (at once, if the alarm was
+    /// disarmed before it was set).
     func attach(sleeper: Task<Void, Never>) {
-        state.withLock { $0.sleeper = sleeper }
+        let disarmed = state.withLock { state -> Bool in
+            state.sleeper = sleeper
+            return state.disarmed
+        }
+        if disarmed { sleeper.cancel() }
     }
 
     /// Runs `action` unless the alarm was disarmed first.
@@ -31,14 +41,19 @@ final class DeadlineAlarm: Sendable {
         if rings { action() }
     }
 
-    /// Stops the alarm; returns whether it had already rung.
-    func disarm() -> Bool {
-        let (rang, timer, sleeper) = state.withLock { state in
+    /// Whether the alarm rang before it was disarmed.
+    var rang: Bool {
+        state.withLock { $0.rang }
+    }
+
+    /// Stops the alarm, once; later calls change nothing.
+    func disarm() {
+        let (timer, sleeper) = state.withLock { state -> (Int?, Task<Void, Never>?) in
             state.disarmed = true
-            return (state.rang, state.timer, state.sleeper)
+            defer { (state.timer, state.sleeper) = (nil, nil) }
+            return (state.timer, state.sleeper)
         }
         if let timer { DeadlineScheduler.shared.cancel(timer) }
         sleeper?.cancel()
-        return rang
     }
 }
