@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Side-by-side figures (Docs/Benchmarks.md §0): a NetLoad server pinned to core 1, each client in
+# a process of its own pinned to core 0, 5 runs each after a warm-up (median, min–max).
+#
+#     bash Benchmarks/side-by-side.sh                      # the current build
+#     bash Benchmarks/side-by-side.sh /tmp/NetLoad-before  # alternate with another build of NetLoad
+#
+# With a second binary, each Net client runs with it ("before") and with the current build
+# ("after") in turn, so both sets of figures come from one run on the same server.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+swift build -c release --package-path Benchmarks --product NetLoad >/dev/null
+after=Benchmarks/.build/release/NetLoad
+before=${1:-}
+log=$(mktemp)
+taskset -c 1 "$after" server >"$log" 2>/dev/null &
+server=$!
+trap 'kill $server 2>/dev/null; rm -f "$log"' EXIT
+until url=$(grep -m1 '^http' "$log"); do sleep 0.2; done
+
+run() {  # label, binary, arguments…
+    local label=$1 binary=$2
+    shift 2
+    echo "[$label] $(taskset -c 0 "$binary" "$@" | tail -1)"
+}
+for workload in seq par64; do
+    requests=20000
+    [ "$workload" = seq ] && requests=10000
+    for client in raw-ahc net-ahc raw-urlsession net-urlsession; do
+        if [ -n "$before" ] && [ "${client#net-}" != "$client" ]; then
+            run before "$before" run "$client" "$workload" "$url" "$requests" 5
+        fi
+        run after "$after" run "$client" "$workload" "$url" "$requests" 5
+    done
+done
+for scenario in canned stub client; do
+    [ -n "$before" ] && run before "$before" session "$scenario" 100000 5
+    run after "$after" session "$scenario" 100000 5
+done
