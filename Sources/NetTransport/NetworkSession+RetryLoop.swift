@@ -133,7 +133,6 @@ extension NetworkSession {
 
     /// `interceptRequest`, then one exchange through the redirect stage, then the body read
     /// whole unless the call streams (its deadline then ends with the head).
-    ///
     nonisolated private func attempt(
         _ request: NetworkRequest, call: SessionCall, callersRequest: NetworkRequest, transport: any Transport,
         redirects: RedirectStage, destination: TransportBodyDestination, progress: TransportProgressHandler?

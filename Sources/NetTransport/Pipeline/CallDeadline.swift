@@ -5,16 +5,17 @@ import NetCore
 /// start, spanning its redirects, retries, backoff waits and (for calls that read it) the body.
 ///
 /// Each attempt runs against an alarm set to the time that remains: when it rings first, the
-/// attempt's task is cancelled, which every stage and transport turns into closing its exchange, and the attempt
-/// fails with ``NetworkError/TransportFailure/timedOut(_:)``, which the interceptors see like any
-/// other failure. No retry starts after the deadline.
+/// attempt's task is cancelled, which every stage and transport turns into closing its exchange,
+/// and the attempt fails with ``NetworkError/TransportFailure/timedOut(_:)``, which the
+/// interceptors see like any other failure. No retry starts after the deadline.
 struct CallDeadline: Sendable {
     let limit: Duration
     /// The most one attempt may take, when the session sets it.
     let attemptLimit: Duration?
     private let start: ClockReading
     private let sleeper: @Sendable (Duration) async throws -> Void
-    private let arm: @Sendable (Duration, DeadlineAlarm, _ action: @escaping @Sendable () -> Void) -> Void
+    /// `ContinuousClock`: sleeps and alarms are ``DeadlineScheduler`` entries, not tasks.
+    private let onScheduler: Bool
     /// For the error's text only, which is built when a deadline passes, not for every call.
     private let request: NetworkRequest
     private let defaultTimeout: Duration
@@ -25,7 +26,7 @@ struct CallDeadline: Sendable {
         attemptLimit = attemptTimeout
         start = ClockReading(clock)
         sleeper = Self.sleeper(clock)
-        arm = Self.alarm(clock)
+        onScheduler = clock is ContinuousClock
         self.request = request
         defaultTimeout = timeout
     }
@@ -55,7 +56,7 @@ struct CallDeadline: Sendable {
             defer { alarm.disarm() }
             return try await work()
         }
-        arm(left, alarm) { attempt.cancel() }
+        arm(alarm, after: left) { attempt.cancel() }
         let outcome = await withTaskCancellationHandler {
             await attempt.result
         } onCancel: {
@@ -94,23 +95,22 @@ struct CallDeadline: Sendable {
         return { try await DeadlineScheduler.shared.sleep(for: $0) }
     }
 
-    /// Arms alarms on `clock`: on `ContinuousClock` a ``DeadlineScheduler`` entry (no task, and
-    /// nothing left behind once disarmed), on another clock a task sleeping on it.
-    private static func alarm<C: Clock<Duration>>(_ clock: C) -> @Sendable (Duration, DeadlineAlarm, @escaping @Sendable () -> Void) -> Void {
-        guard clock is ContinuousClock else {
-            return { delay, alarm, action in
-                alarm.attach(sleeper: Task {
-                    guard (try? await clock.sleep(until: clock.now.advanced(by: delay), tolerance: nil)) != nil else { return }
-                    alarm.ring(action)
-                })
-            }
-        }
-        return { delay, alarm, action in
-            alarm.attach(timer: DeadlineScheduler.shared.schedule(after: delay) {
-                // Cancelling runs the attempt's cancellation handlers, which may be anyone's: not
-                // on the one thread every deadline of the process shares.
-                alarm.ring { DispatchQueue.global().async(execute: action) }
+    /// Sets `alarm` to run `action` after `delay`: on `ContinuousClock` a ``DeadlineScheduler``
+    /// entry (no task, and nothing left behind once disarmed), on another clock a task sleeping on
+    /// it.
+    private func arm(_ alarm: DeadlineAlarm, after delay: Duration, _ action: @escaping @Sendable () -> Void) {
+        guard onScheduler else {
+            let sleeper = sleeper
+            alarm.attach(sleeper: Task {
+                guard (try? await sleeper(delay)) != nil else { return }
+                alarm.ring(action)
             })
+            return
         }
+        alarm.attach(timer: DeadlineScheduler.shared.schedule(after: delay) {
+            // Cancelling runs the attempt's cancellation handlers, which may be anyone's: not on
+            // the one thread every deadline of the process shares.
+            alarm.ring { DispatchQueue.global().async(execute: action) }
+        })
     }
 }
