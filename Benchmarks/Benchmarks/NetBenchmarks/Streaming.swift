@@ -17,14 +17,8 @@ func streamingBenchmarks() {
         warmupIterations: 1, maxDuration: .seconds(20), maxIterations: 5)
 
     Benchmark("Stream 1 GiB: AsyncHTTPClient (same configuration as Net's transport)", configuration: configuration) { benchmark in
-        // AsyncHTTPClientTransport's settings at their defaults (its `init(configuration:)`).
-        var settings = HTTPClient.Configuration()
-        settings.redirectConfiguration = .disallow
-        settings.decompression = .enabled(limit: .ratio(100))
-        settings.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 8)
-        settings.connectionPool.retryConnectionEstablishment = false
-        settings.timeout = .init(connect: .seconds(10))
-        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: settings)
+        // 8 connections, AsyncHTTPClientTransport's default.
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .likeNetsTransport(connectionsPerHost: 8))
         let url = try await LoopbackServer.baseURL().appendingPathComponent("bytes/\(size)")
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {

@@ -22,15 +22,7 @@ enum LoadClient: String {
 
     static let pool = 64
 
-    static let ahc: HTTPClient = {
-        var settings = HTTPClient.Configuration()
-        settings.redirectConfiguration = .disallow
-        settings.decompression = .enabled(limit: .ratio(100))  // ResponseLimits' default, as Net's transport sets
-        settings.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: pool)
-        settings.connectionPool.retryConnectionEstablishment = false
-        settings.timeout = .init(connect: .seconds(10))
-        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: settings)
-    }()
+    static let ahc = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .likeNetsTransport(connectionsPerHost: pool))
 
     static let urlSession: URLSession = {
         let configuration = URLSessionConfiguration.default
