@@ -7,6 +7,7 @@ extension NetworkError: CustomStringConvertible {
         case .responseDownload(let failure): "Download response: \(failure)"
         case .responseUpload(let failure): "Upload response: \(failure)"
         case .transport(let failure): "Transport failure: \(failure)"
+        case .stream(let failure): "Stream failure: \(failure)"
         }
     }
 }
@@ -128,5 +129,19 @@ extension NetworkError.ResponseFailure: CustomReflectable {
     /// echoing a credential.
     public var customMirror: Mirror {
         Mirror(self, children: ["description": description, "response": response], displayStyle: .enum)
+    }
+}
+
+extension NetworkError.StreamFailure: CustomStringConvertible {
+    /// Says what the stream did and which limit or rule it broke.
+    public var description: String {
+        switch self {
+        case .lineTooLong(let limit): "a line ran past \(limit) bytes without a line break; raise maximumLineLength if the server really sends such lines"
+        case .eventTooLarge(let limit): "an event's data ran past \(limit) bytes before the blank line that ends it; raise maximumEventLength if the server really sends such events"
+        case .undecodableLine(let number, let excerpt, let reason): "line \(number) is not the expected JSON (\(reason)): \(quoted(excerpt))"
+        case .notAnEventStream(let status, let contentType): "the server answered \(status) with content type \(contentType.map(quoted) ?? "(none)"), not 200 with text/event-stream; not reconnecting"
+        case .stoppedByServer: "the server answered 204 No Content: it asks the client to stop reconnecting"
+        case .reconnectionsExhausted(let attempts, let lastFailure): "gave up after \(attempts) connection attempts in a row without an event; the last: \(lastFailure)"
+        }
     }
 }

@@ -14,6 +14,9 @@ public enum NetworkError: Error, Sendable {
     case responseUpload(ResponseFailure<NetworkUploadResponse>)
     /// The request could not be exchanged with the server.
     case transport(TransportFailure)
+    /// A streamed body could not be read as the format asked for (Server-Sent Events, JSON Lines),
+    /// or an event source stopped; the failure says why.
+    case stream(StreamFailure)
 }
 
 extension NetworkError {
@@ -129,5 +132,26 @@ extension NetworkError {
         case decompressionRatio(Int)
         /// The body decompressed to more than this many bytes.
         case decompressedSize(bytes: Int64)
+    }
+
+    /// Why a streamed body could not be read as events or lines, or an event source stopped.
+    public enum StreamFailure: Sendable, Hashable {
+        /// A line grew past this many bytes without a line break: the reader stopped rather than
+        /// hold an endless line in memory.
+        case lineTooLong(limit: Int)
+        /// An event's data grew past this many bytes before the blank line that ends it.
+        case eventTooLarge(limit: Int)
+        /// A JSON Lines line did not decode: its 1-based number, its first characters, and the
+        /// decoder's reason.
+        case undecodableLine(number: Int, excerpt: String, reason: String)
+        /// An event source's response was not an event stream: a status other than 200, or a
+        /// content type other than `text/event-stream` (`nil` when there was none). Not retried.
+        case notAnEventStream(status: Int, contentType: String?)
+        /// The server answered an event source with 204 No Content: it asks the client to stop
+        /// reconnecting.
+        case stoppedByServer
+        /// An event source gave up after this many connection attempts in a row that delivered no
+        /// event; the last one's failure is named.
+        case reconnectionsExhausted(attempts: Int, lastFailure: String)
     }
 }
