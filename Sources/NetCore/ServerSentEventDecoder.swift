@@ -46,14 +46,16 @@ public struct ServerSentEventDecoder: Sendable {
     private var lastEventIDBuffer: String
     private var failure: NetworkError?
 
-    /// Creates a decoder for one stream. `lastEventID` carries the ID from an earlier
-    /// connection of the same event source.
+    /// Creates a decoder for one stream. `lastEventID` and `reconnectionTime` carry what an
+    /// earlier connection of the same event source set.
     public init(
         lastEventID: String = "",
+        reconnectionTime: Duration? = nil,
         maximumLineLength: Int = ServerSentEventDecoder.defaultMaximumLineLength,
         maximumEventLength: Int = ServerSentEventDecoder.defaultMaximumEventLength
     ) {
         self.lastEventID = lastEventID
+        self.reconnectionTime = reconnectionTime
         lastEventIDBuffer = lastEventID
         self.maximumLineLength = maximumLineLength
         self.maximumEventLength = maximumEventLength

@@ -68,6 +68,11 @@ package final class ManualClock: Clock, Sendable {
         }
     }
 
+    /// How long each sleep still waiting has left, shortest first.
+    package var pendingDelays: [Duration] {
+        state.withLock { state in state.sleepers.map { state.now.duration(to: $0.deadline) }.sorted() }
+    }
+
     /// Moves the clock forward and wakes every sleep whose deadline has come.
     package func advance(by duration: Duration) {
         let woken = state.withLock { state -> [Sleeper] in

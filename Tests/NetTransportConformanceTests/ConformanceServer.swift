@@ -12,7 +12,9 @@ import NetTestSupport
 /// - `/delay/:ms`: "done" after ms milliseconds;
 /// - `/truncated`: declares 1,000 bytes, sends 100 and closes;
 /// - `/gzip`: a gzip body with `Content-Encoding: gzip`;
-/// - `/status/:code`: that status and a short body (none for 204 and 304).
+/// - `/status/:code`: that status and a short body (none for 204 and 304);
+/// - `/events/paced?key=K&count=N`: N Server-Sent Events (`id: i`, `data: event i`), each written
+///   and recorded (`wrote i` under K) only after the test released `K-(i-1)`.
 enum ConformanceServer {
     static let shared = SharedLoopbackServer { makeRouter() }
     static let gzipText = String(repeating: "Net decompresses gzip bodies. ", count: 200)
@@ -64,6 +66,21 @@ enum ConformanceServer {
             // client reusing the connection would then read it as the next response's start.
             let body = code == 204 || code == 304 ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(string: "status body"))
             return Response(status: HTTPResponse.Status(code: code), body: body)
+        }
+        router.get("/events/paced") { request, _ -> Response in
+            let key = request.uri.queryParameters.get("key") ?? ""
+            let count = request.uri.queryParameters.get("count", as: Int.self) ?? 1
+            return Response(status: .ok, headers: [.contentType: "text/event-stream"], body: ResponseBody { writer in
+                for index in 1...count {
+                    if index > 1 {
+                        // Waits for the test's signal that event index-1 reached it.
+                        while !StreamingEvents.shared.isReleased("\(key)-\(index - 1)") { try await Task.sleep(for: .milliseconds(2)) }
+                    }
+                    StreamingEvents.shared.record("wrote \(index)", key: key)  // before the write, so the client cannot see it first
+                    try await writer.write(ByteBuffer(string: "id: \(index)\ndata: event \(index)\n\n"))
+                }
+                try await writer.finish(nil)
+            })
         }
         return router
     }

@@ -22,6 +22,7 @@ import Synchronization
 /// - `/latin1-header`: `X-Name: café` with é as the Latin-1 byte 0xE9. `/http09`: a line of text
 ///   and a close, no status line. `/status-zero`: status 0. `/huge-header?mb=M`: M MB of header fields, then a body.
 /// - `/hold` and `/flood`: streamed bodies with events a test can wait for (FaultServer+Streaming.swift).
+/// - `/sse?key=K`: each connection plays the next script the test set for K (FaultServer+Events.swift).
 /// - `/length-short`: `Content-Length: 5` and 13 bytes, kept alive. `/length-long`: claims 100,
 ///   sends 10 and closes.
 final class FaultServer: Sendable {
@@ -70,15 +71,15 @@ final class FaultServer: Sendable {
     private func serve(_ connection: Int32) {
         var buffered = [UInt8]()
         defer { close(connection) }
-        while let (target, leftover) = readRequest(connection, buffered) {
+        while let (target, headers, leftover) = readRequest(connection, buffered) {
             buffered = leftover
-            guard respond(to: target, on: connection) else { return }
+            guard respond(to: target, headers: headers, on: connection) else { return }
         }
     }
 
-    /// Reads one request (head and `Content-Length` body); returns its target and any bytes of
-    /// the next request, or nil when the client closed.
-    private func readRequest(_ connection: Int32, _ start: [UInt8]) -> (String, [UInt8])? {
+    /// Reads one request (head and `Content-Length` body); returns its target, its header fields
+    /// (names lowercased) and any bytes of the next request, or nil when the client closed.
+    private func readRequest(_ connection: Int32, _ start: [UInt8]) -> (String, [String: String], [UInt8])? {
         var data = start
         var chunk = [UInt8](repeating: 0, count: 65_536)
         func fill() -> Bool {
@@ -100,19 +101,21 @@ final class FaultServer: Sendable {
         let head = String(decoding: data[..<end], as: UTF8.self)
         let lines = head.split(separator: "\r\n")
         let target = lines.first.map { $0.split(separator: " ") }.flatMap { $0.count >= 2 ? String($0[1]) : nil } ?? "/"
-        let length = lines.dropFirst().compactMap { line -> Int? in
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
             let parts = line.split(separator: ":", maxSplits: 1)
-            guard parts.count == 2, parts[0].lowercased() == "content-length" else { return nil }
-            return Int(parts[1].trimmingCharacters(in: .whitespaces))
-        }.first ?? 0
+            guard parts.count == 2 else { continue }
+            headers[parts[0].lowercased()] = parts[1].trimmingCharacters(in: .whitespaces)
+        }
+        let length = headers["content-length"].flatMap { Int($0) } ?? 0
         while data.count < bodyStart + length {
             if !fill() { return nil }
         }
-        return (target, Array(data[(bodyStart + length)...]))
+        return (target, headers, Array(data[(bodyStart + length)...]))
     }
 
     /// Answers one request; false when the connection must end.
-    private func respond(to target: String, on connection: Int32) -> Bool {
+    private func respond(to target: String, headers: [String: String], on connection: Int32) -> Bool {
         let components = URLComponents(string: target)
         let path = components?.path ?? target
         var query: [String: String] = [:]
@@ -125,6 +128,8 @@ final class FaultServer: Sendable {
             return send(connection, Self.head(200, length: size) + body)
         case "/hold", "/flood":
             return respondStreaming(to: path, query: query, on: connection)
+        case "/sse":
+            return respondEvents(key: query["key"] ?? "", headers: headers, on: connection)
         case "/close":
             return false
         case "/reset":

@@ -1,0 +1,47 @@
+/// How an event source waits between connections: the server's `retry:` time (or
+/// ``defaultRetry``) after a connection that delivered events, and a doubling backoff, never
+/// shorter than ``minimumBackoff``, while attempts deliver nothing, so a server that accepts and
+/// closes at once (or says `retry: 0`) cannot make the client reconnect in a tight loop.
+///
+/// | attempts in a row without an event | wait before the next |
+/// | --- | --- |
+/// | 0 (the last connection delivered events) | `retry` |
+/// | 1 | max(`retry`, `minimumBackoff`) |
+/// | n | max(`retry`, `minimumBackoff`) × 2ⁿ⁻¹ |
+///
+/// Every wait is capped at ``maximumDelay``; after ``maximumAttempts`` attempts in a row without an
+/// event the source throws ``NetworkError/StreamFailure/reconnectionsExhausted(attempts:lastFailure:)``.
+public struct EventSourceReconnection: Sendable, Hashable {
+    /// The wait when the server has not sent `retry:`: 3 seconds, as browsers use.
+    public var defaultRetry: Duration
+    /// The shortest wait after an attempt that delivered no event.
+    public var minimumBackoff: Duration
+    /// The longest wait, whatever the server's `retry:` or the backoff says.
+    public var maximumDelay: Duration
+    /// How many attempts in a row may deliver no event before the source gives up; `nil` never
+    /// gives up.
+    public var maximumAttempts: Int?
+
+    /// Creates a reconnection policy.
+    public init(
+        defaultRetry: Duration = .seconds(3),
+        minimumBackoff: Duration = .milliseconds(250),
+        maximumDelay: Duration = .seconds(30),
+        maximumAttempts: Int? = 8
+    ) {
+        self.defaultRetry = defaultRetry
+        self.minimumBackoff = minimumBackoff
+        self.maximumDelay = maximumDelay
+        self.maximumAttempts = maximumAttempts
+    }
+
+    /// The wait before the next connection, after `failures` attempts in a row without an event,
+    /// given the server's last `retry:` time.
+    public func delay(retry: Duration?, failures: Int) -> Duration {
+        let base = retry ?? defaultRetry
+        guard failures > 0 else { return min(base, maximumDelay) }
+        var wait = max(base, minimumBackoff)
+        for _ in 1..<failures where wait < maximumDelay { wait *= 2 }
+        return min(wait, maximumDelay)
+    }
+}

@@ -1,0 +1,193 @@
+import Foundation
+import NetCore
+import NetTransport
+import Synchronization
+import Testing
+#if canImport(NetTestSupport)
+import NetTestSupport  // ManualClock, TestTiming
+#endif
+
+/// What an event source does on every transport, against the Hummingbird endpoint that paces its
+/// events and `FaultServer`'s scripted `/sse` connections. Each check proves its point by the
+/// server's records and their order; waits between connections run on a manual clock, so nothing
+/// here sleeps real time to see a backoff.
+enum TransportEventSource {
+    struct Check: Sendable, CustomTestStringConvertible {
+        let name: String
+        let run: @Sendable (@escaping @Sendable () -> any Transport) async throws -> Void
+        var testDescription: String { name }
+    }
+
+    static let hang = TestTiming.scaled(.seconds(20))
+
+    static func sse(_ key: String) -> String { FaultServer.shared.baseURL + "/sse?key=\(key)" }
+
+    /// Reads events until the source throws; returns them and the error.
+    static func drain(_ source: NetworkEventSource) async -> ([ServerSentEvent], (any Error)?) {
+        var events: [ServerSentEvent] = []
+        do {
+            for try await event in source { events.append(event) }
+            return (events, nil)
+        } catch {
+            return (events, error)
+        }
+    }
+
+    static func failure(_ error: (any Error)?) -> NetworkError.StreamFailure? {
+        guard case .stream(let failure)? = error as? NetworkError else { return nil }
+        return failure
+    }
+
+    /// Waits until the clock has a sleep shorter than an hour (a reconnection wait, not a call's
+    /// deadline) and returns how long it is.
+    static func nextWait(_ clock: ManualClock) async -> Duration? {
+        let end = ContinuousClock.now + hang
+        while ContinuousClock.now < end {
+            if let wait = clock.pendingDelays.first(where: { $0 < .seconds(3600) }) { return wait }
+            await Task.yield()
+        }
+        return nil
+    }
+
+    static let checks: [Check] = [
+        Check(name: "each event reaches the caller before the server writes the next") { make in
+            let key = UUID().uuidString
+            let base = try await ConformanceServer.shared.baseURL()
+            let client = NetworkClient(transport: make())
+            var received: [String] = []
+            for try await event in client.eventSource(for: "\(base)/events/paced?key=\(key)&count=3", reconnection: .init(maximumAttempts: 1)) {
+                received.append(event.data)
+                let index = received.count
+                // The server wrote this event and is waiting for our signal before the next.
+                #expect(FaultServer.shared.events(key) == (1...index).map { "wrote \($0)" })
+                #expect(event.lastEventID == "\(index)")
+                FaultServer.shared.release("\(key)-\(index)")
+                if index == 3 { break }
+            }
+            #expect(received == ["event 1", "event 2", "event 3"])
+        },
+        Check(name: "a cut mid-event or mid-character drops the partial event and reconnects with Last-Event-ID; 204 stops it") { make in
+            let key = UUID().uuidString
+            EventScripts.shared.set(key, [
+                [.eventStream, .text("retry: 0\nid: 1\ndata: one\n\nid: 2\ndata: tw")],  // a close mid-event
+                [.eventStream, .text("id: 3\ndata: three\n\n")],
+                [.eventStream, .text("data: caf"), .write([0xC3]), .reset],  // a reset inside a character
+                [.eventStream, .text("data: café\n\n")],
+            ])
+            let client = NetworkClient(transport: make())
+            // No backoff floor, so the connection without an event is followed at once too.
+            let (events, error) = await drain(client.eventSource(for: sse(key), reconnection: .init(minimumBackoff: .zero)))
+            #expect(events.map(\.data) == ["one", "three", "café"])
+            #expect(events.map(\.lastEventID) == ["1", "3", "3"])
+            #expect(failure(error) == .stoppedByServer, "\(String(describing: error))")
+            let connects = FaultServer.shared.events(key).filter { $0.hasPrefix("connect") }
+            #expect(connects == ["connect - -", "connect 1 -", "connect 3 -", "connect 3 -", "connect 3 -"])
+        },
+        Check(name: "retry: 0 reconnects at once after events; a storm of empty connections backs off, then gives up") { make in
+            let key = UUID().uuidString
+            let empty: [FaultServer.EventStep] = [.eventStream, .text(": nothing\nretry: 0\n")]
+            EventScripts.shared.set(key, [[.eventStream, .text("retry: 0\ndata: one\n\n")]] + Array(repeating: empty, count: 4))
+            let clock = ManualClock()
+            let client = NetworkClient(transport: make(), timeout: .seconds(7200), clock: clock)
+            let source = client.eventSource(for: sse(key), reconnection: .init(minimumBackoff: .milliseconds(250), maximumAttempts: 4))
+            let reader = Task { await drain(source) }
+            // After the first connection's event the source reconnects at once: its first wait
+            // comes after the second connection, which delivered nothing.
+            var waits: [Duration] = []
+            for expected in 2...4 {
+                guard let wait = await nextWait(clock) else { break }
+                #expect(FaultServer.shared.events(key).filter { $0.hasPrefix("connect") }.count == expected)
+                waits.append(wait)
+                clock.advance(by: wait)
+            }
+            #expect(waits == [.milliseconds(250), .milliseconds(500), .seconds(1)])
+            let (events, error) = await reader.value
+            #expect(events.map(\.data) == ["one"])
+            guard case .reconnectionsExhausted(4, _)? = failure(error) else {
+                Issue.record("expected reconnectionsExhausted after 4 attempts: \(String(describing: error))")
+                return
+            }
+        },
+        Check(name: "an endless line fails with lineTooLong and closes the connection") { make in
+            let key = UUID().uuidString
+            EventScripts.shared.set(key, [[.eventStream, .text("data: before\n\ndata: "), .endlessLine]])
+            let client = NetworkClient(transport: make())
+            let (events, error) = await drain(client.eventSource(for: sse(key), maximumLineLength: 65_536))
+            #expect(events.map(\.data) == ["before"])
+            #expect(failure(error) == .lineTooLong(limit: 65_536), "\(String(describing: error))")
+            #expect(await FaultServer.shared.wait(for: "closed-by-client", key: key, limit: hang))
+        },
+        Check(name: "a response that is not an event stream stops the source without a reconnection") { make in
+            let key = UUID().uuidString
+            EventScripts.shared.set(key, [[.head(status: 200, contentType: "application/json"), .text("{}")]])
+            let client = NetworkClient(transport: make())
+            let (events, error) = await drain(client.eventSource(for: sse(key)))
+            #expect(events.isEmpty)
+            #expect(failure(error) == .notAnEventStream(status: 200, contentType: "application/json"))
+            EventScripts.shared.set(key, [[.head(status: 503, contentType: "text/event-stream")]])
+            let (_, unavailable) = await drain(client.eventSource(for: sse(key)))
+            #expect(failure(unavailable) == .notAnEventStream(status: 503, contentType: "text/event-stream"))
+            #expect(FaultServer.shared.events(key).filter { $0.hasPrefix("connect") }.count == 2)
+        },
+        Check(name: "every connection goes through the session's interceptors") { make in
+            let key = UUID().uuidString
+            EventScripts.shared.set(key, [[.eventStream, .text("retry: 0\nid: a\ndata: one\n\n")], [.eventStream, .text("data: two\n\n")]])
+            let client = NetworkClient(transport: make(), interceptors: [NumberingInterceptor()])
+            let (events, error) = await drain(client.eventSource(for: sse(key)))
+            #expect(events.map(\.data) == ["one", "two"] && failure(error) == .stoppedByServer)
+            #expect(FaultServer.shared.events(key).filter { $0.hasPrefix("connect") } == ["connect - 1", "connect a 2", "connect a 3"])
+        },
+        Check(name: "once the caller stops iterating, the connection closes and the source never connects again") { make in
+            let key = UUID().uuidString
+            EventScripts.shared.set(key, [[.eventStream, .text("retry: 0\ndata: one\n\n"), .hold], [.eventStream, .text("data: two\n\n")]])
+            let clock = ManualClock()
+            let client = NetworkClient(transport: make(), timeout: .seconds(7200), clock: clock)
+            for try await event in client.eventSource(for: sse(key)) {
+                #expect(event.data == "one")
+                break
+            }
+            #expect(await FaultServer.shared.wait(for: "closed-by-client", key: key, limit: hang), "\(FaultServer.shared.events(key))")
+            // Nothing runs once the iterator is gone: no wait started, and a request that goes
+            // through the server afterwards finds that no second connection came before it.
+            clock.advance(by: .seconds(3600))
+            _ = try await client.requestData(for: FaultServer.shared.baseURL + "/ok?size=1")
+            #expect(FaultServer.shared.events(key).filter { $0.hasPrefix("connect") }.count == 1)
+            #expect(clock.pendingDelays.allSatisfy { $0 >= .seconds(3600) })
+        },
+    ]
+}
+
+/// Sets `X-Token` to how many requests it has seen, so the server can tell each connection went
+/// through the session's interceptors.
+final class NumberingInterceptor: NetworkInterceptor {
+    private let count = Mutex(0)
+    func interceptRequest(_ request: NetworkRequest) async throws -> NetworkRequest {
+        var request = request
+        let number = count.withLock { count in
+            count += 1
+            return count
+        }
+        try request.headers.set(name: "X-Token", value: "\(number)")
+        return request
+    }
+}
+
+@Suite("Event sources: URLSessionTransport")
+struct URLSessionTransportEventSourceTests {
+    @Test("URLSessionTransport", arguments: TransportEventSource.checks)
+    func eventSource(_ check: TransportEventSource.Check) async throws {
+        try await check.run { URLSessionTransport() }
+    }
+}
+
+#if AsyncHTTPClient  // the package trait
+import NetAsyncHTTPClient
+
+@Suite("Event sources: AsyncHTTPClientTransport")
+struct AsyncHTTPClientTransportEventSourceTests {
+    @Test("AsyncHTTPClientTransport", arguments: TransportEventSource.checks)
+    func eventSource(_ check: TransportEventSource.Check) async throws {
+        try await check.run { AsyncHTTPClientTransport() }
+    }
+}
+#endif
