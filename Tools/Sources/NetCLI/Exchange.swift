@@ -29,14 +29,32 @@ struct Exchange {
     }
 
     /// `--stream`: the head, then each chunk of the body written to standard output as it arrives
-    /// (unbuffered writes), as it came, without pretty-printing.
+    /// (unbuffered writes), as it came, without pretty-printing; a `text/event-stream` body as one
+    /// compact JSON object per event instead (``eventLine(_:)``).
     private func stream(_ plan: RequestPlan, client: NetworkClient, printer: ResponsePrinter) async throws -> ExitStatus {
         let response = try await client.requestStream(for: plan.request)
         Output.write(printer.head(response.response))
-        for try await chunk in response.body {
-            Output.write(chunk)
+        if Self.isEventStream(response.response.headers["Content-Type"]) {
+            for try await event in response.body.serverSentEvents() {
+                Output.write(Self.eventLine(event))
+            }
+        } else {
+            for try await chunk in response.body {
+                Output.write(chunk)
+            }
         }
         return status(of: response.response)
+    }
+
+    /// `{"event":"…","data":"…","id":"…"}` and a line break; `id` only when the stream has set one.
+    static func eventLine(_ event: ServerSentEvent) -> String {
+        let id = event.lastEventID.isEmpty ? "" : ",\"id\":\(JSONText.quoted(event.lastEventID))"
+        return "{\"event\":\(JSONText.quoted(event.type)),\"data\":\(JSONText.quoted(event.data))\(id)}\n"
+    }
+
+    private static func isEventStream(_ contentType: String?) -> Bool {
+        let mediaType = contentType?.split(separator: ";", maxSplits: 1).first ?? ""
+        return mediaType.trimmingCharacters(in: .whitespaces).lowercased() == "text/event-stream"
     }
 
     /// The exit status a final response earns, with a note on standard error when the status is

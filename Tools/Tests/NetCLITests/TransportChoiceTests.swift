@@ -45,6 +45,38 @@ struct TransportChoiceTests {
         #expect(both.status == 2 && both.standardError.contains("--stream"))
     }
 
+    @Test("--stream on text/event-stream prints each event as one JSON line the moment it arrives", arguments: ["urlsession", "ahc"])
+    func streamEvents(_ transport: String) async throws {
+        let base = try await EchoServer.shared.baseURL()
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("net-events-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let output = scratch.appendingPathComponent("stdout")
+        let pid = try ProcessRunner.spawn(
+            ProcessRunner.net, ["get", "--transport", transport, "--stream", "\(base)/events?dir=\(scratch.path)"],
+            standardInput: "/dev/null", standardOutput: output.path, standardError: scratch.appendingPathComponent("stderr").path)
+        let expected = [
+            "HTTP 200 OK",
+            #"{"event":"message","data":"hello"}"#,
+            #"{"event":"update","data":"a\n\"b\"","id":"7"}"#,
+            #"{"event":"message","data":"café","id":"7"}"#,
+        ]
+        // The server writes the next event only once the previous one is in net's output: net
+        // must have written (not buffered) each line as its event arrived. The limit catches a hang.
+        let end = ContinuousClock.now + .seconds(60)
+        for index in 1...2 {
+            while ContinuousClock.now < end, (try? String(contentsOf: output, encoding: .utf8))?.split(separator: "\n").count ?? 0 < index + 1 {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            let lines = try String(contentsOf: output, encoding: .utf8).split(separator: "\n").map(String.init)
+            #expect(lines == Array(expected.prefix(index + 1)), "before event \(index + 1)")
+            #expect(FileManager.default.createFile(atPath: scratch.appendingPathComponent("release-\(index)").path, contents: nil))
+        }
+        let status = await ProcessRunner.wait(pid, limit: .seconds(60))
+        #expect(status == 0)
+        #expect(try String(contentsOf: output, encoding: .utf8) == expected.joined(separator: "\n") + "\n")
+    }
+
     @Test("An unknown transport is a usage error")
     func unknown() async throws {
         let result = try await ProcessRunner.net(["get", "--transport", "carrier-pigeon", "http://127.0.0.1:9/"])

@@ -11,6 +11,8 @@ email parser), started on a free port that it prints as its first line of output
   /gzip-bomb      answers 64 MiB of zeros as gzip (about 65 KB, Content-Encoding: gzip)
   /sleep/S        answers 200 after S seconds
   /flaky/KEY/N    answers 503 the first N times for KEY, then 200
+  /events?dir=D   answers text/event-stream, close-delimited: an event, then waits until the
+                  file D/release-1 exists before the next, and so on (three events, then a comment)
 """
 import email.parser
 import gzip
@@ -82,6 +84,8 @@ class Handler(BaseHTTPRequestHandler):
             self.reply(302, b"", "text/plain", [("Location", location)])
         elif path.path == "/gzip-bomb":
             self.reply(200, gzip_bomb(), "application/octet-stream", [("Content-Encoding", "gzip")])
+        elif path.path == "/events":
+            self.events(dict(parse_qsl(path.query))["dir"])
         elif path.path == "/nested":
             query = dict(parse_qsl(path.query))
             depth, size = int(query.get("depth", "500")), int(query.get("bytes", "2000000"))
@@ -89,6 +93,21 @@ class Handler(BaseHTTPRequestHandler):
             self.reply(200, ("[" + ",".join([unit] * max(1, size // (len(unit) + 1))) + "]").encode())
         else:
             self.reply(200, json.dumps(self.describe(path, body)).encode())
+
+    def events(self, directory):
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.close_connection = True
+        events = [b"data: hello\n\n", b'event: update\nid: 7\ndata: a\ndata: "b"\n\n', "data: caf\u00e9\r\n\r\n: bye\n".encode()]
+        for index, event in enumerate(events):
+            if index > 0:
+                # Waits for the test's signal that the previous event reached net's output.
+                while not os.path.exists(os.path.join(directory, "release-%d" % index)):
+                    time.sleep(0.005)
+            self.wfile.write(event)
+            self.wfile.flush()
 
     def describe(self, path, body):
         description = {
