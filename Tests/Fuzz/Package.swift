@@ -2,7 +2,7 @@
 import PackageDescription
 
 // libFuzzer targets for the code that reads hostile input: the netlink message parser, URL and
-// query building, header validation, multipart name/filename encoding and curl rendering. Built
+// query building, header validation, multipart name/filename encoding, curl rendering and the Server-Sent Events decoder. Built
 // and run by `Tests/Fuzz/run` (see Docs/Security-testing.md); each executable's entry point hands
 // its `fuzz` function to libFuzzer's driver (`CFuzzDriver`), and everything is built with
 // `-sanitize=fuzzer,address`, so AddressSanitizer turns any memory error into a crash with a reproducer.
@@ -25,6 +25,7 @@ let package = Package(
             "FuzzSupport", .product(name: "NetCore", package: root), .product(name: "NetMultipart", package: root),
         ]),
         .executableTarget(name: "FuzzCurl", dependencies: ["FuzzSupport", .product(name: "NetCore", package: root)]),
+        .executableTarget(name: "FuzzServerSentEvents", dependencies: ["FuzzSupport", .product(name: "NetCore", package: root)]),
     ],
     swiftLanguageModes: [.v6]
 )
