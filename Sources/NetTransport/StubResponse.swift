@@ -27,14 +27,21 @@ public struct StubResponse: Sendable {
         StubResponse(.response(status: status, headers: headers, body: body))
     }
 
-    /// A UTF-8 text response, labelled `text/plain; charset=utf-8`.
+    /// A UTF-8 text response, labelled `text/plain; charset=utf-8` unless `headers` set another
+    /// `Content-Type` (`text/event-stream`, say).
     public static func text(_ text: String, status: HTTPCode = .ok, headers: [NetworkHeader] = []) -> StubResponse {
-        .status(status, headers: [.header(key: "Content-Type", value: "text/plain; charset=utf-8")] + headers, body: Data(text.utf8))
+        .status(status, headers: labelled("text/plain; charset=utf-8", headers), body: Data(text.utf8))
     }
 
-    /// A JSON response from JSON text, labelled `application/json`.
+    /// A JSON response from JSON text, labelled `application/json` unless `headers` set another
+    /// `Content-Type`.
     public static func json(_ json: String, status: HTTPCode = .ok, headers: [NetworkHeader] = []) -> StubResponse {
-        .status(status, headers: [.header(key: "Content-Type", value: "application/json")] + headers, body: Data(json.utf8))
+        .status(status, headers: labelled("application/json", headers), body: Data(json.utf8))
+    }
+
+    /// `headers`, led by `Content-Type: contentType` when they set none: one field, never two.
+    private static func labelled(_ contentType: String, _ headers: [NetworkHeader]) -> [NetworkHeader] {
+        headers.contains { $0.name.lowercased() == "content-type" } ? headers : [.header(key: "Content-Type", value: contentType)] + headers
     }
 
     /// A JSON response encoding `value` (keys sorted), labelled `application/json`.
@@ -45,7 +52,7 @@ public struct StubResponse: Sendable {
         do { body = try encoder.encode(value) } catch {
             throw NetworkError.request(.encodeError(type: String(describing: Value.self), description: "\(error)"))
         }
-        return .status(status, headers: [.header(key: "Content-Type", value: "application/json")] + headers, body: body)
+        return .status(status, headers: labelled("application/json", headers), body: body)
     }
 
     /// A response whose body is a fixture file, read now.

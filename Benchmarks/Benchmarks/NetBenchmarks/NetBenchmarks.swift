@@ -6,6 +6,7 @@ let benchmarks: @Sendable () -> Void = {
     pipelineBenchmarks()
     cacheBenchmarks()
     streamingBenchmarks()
+    serverSentEventBenchmarks()
     httpBenchmarks()
     transferBenchmarks()
     multipartBenchmarks()

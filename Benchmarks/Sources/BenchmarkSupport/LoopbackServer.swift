@@ -7,6 +7,8 @@ import NIOCore
 /// - `GET /small`: 2 bytes.
 /// - `GET /bytes/N`: N bytes, sent in 1 MiB buffers that are allocated once.
 /// - `POST /upload`: reads the body and answers with its length.
+/// - `GET /events/timed?count=N&gap-ms=M`: N Server-Sent Events, M ms apart, each carrying the
+///   moment it was written (`CLOCK_MONOTONIC` nanoseconds, the same clock in every process).
 ///
 /// Started through `LoopbackHTTP.swift`, linked from the root package's tests.
 public enum LoopbackServer {
@@ -37,11 +39,32 @@ public enum LoopbackServer {
                                 try await writer.finish(nil)
                             })
         }
+        router.get("/events/timed") { request, _ -> Response in
+            let count = request.uri.queryParameters.get("count", as: Int.self) ?? 100
+            let gap = request.uri.queryParameters.get("gap-ms", as: Int.self) ?? 5
+            return Response(status: .ok, headers: [.contentType: "text/event-stream"], body: ResponseBody { writer in
+                for _ in 0..<count {
+                    try await writer.write(ByteBuffer(string: "data: \(MonotonicTime.nanoseconds())\n\n"))
+                    try await Task.sleep(for: .milliseconds(gap))
+                }
+                try await writer.finish(nil)
+            })
+        }
         router.post("/upload") { request, _ -> String in
             var total = 0
             for try await part in request.body { total += part.readableBytes }
             return "\(total)"
         }
         return router
+    }
+}
+
+/// `CLOCK_MONOTONIC` in nanoseconds: one clock for every process on the machine, so a time
+/// written by the server can be compared with the client's.
+public enum MonotonicTime {
+    public static func nanoseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
     }
 }

@@ -4,6 +4,7 @@
 //     taskset -c 1 .build/release/NetLoad server &          # prints its base URL
 //     taskset -c 0 .build/release/NetLoad run <client> <workload> <URL> [requests] [runs]
 //     taskset -c 0 .build/release/NetLoad session <canned|stub|client> [requests] [runs]
+//     taskset -c 0 .build/release/NetLoad sse-latency <net-ahc|net-urlsession> <URL> [events] [runs]
 //
 // The loops run off the main actor (the closures are `@Sendable`), as a server's tasks do.
 // Clients: raw-ahc, net-ahc, raw-urlsession, net-urlsession, every one with the same 64-connection
@@ -21,6 +22,7 @@ func usage() -> Never {
         usage: NetLoad server
                NetLoad run <raw-ahc|net-ahc|raw-urlsession|net-urlsession> <seq|par64> <base URL> [requests] [runs]
                NetLoad session <canned|stub|client> [requests] [runs]
+               NetLoad sse-latency <net-ahc|net-urlsession> <base URL> [events] [runs]
 
         """.utf8))
     exit(2)
@@ -95,6 +97,12 @@ case "session":
     try await measure(label: "session \(kind)", requests: requests, runs: runs) {
         for _ in 0..<requests { try await session.send() }
     }
+case "sse-latency":
+    let parts = Array(arguments.dropFirst())
+    guard parts.count >= 2, let client = LoadClient(rawValue: parts[0]), let url = URL(string: parts[1]) else { usage() }
+    let events = parts.count > 2 ? Int(parts[2]) ?? 1_000 : 1_000
+    let runs = parts.count > 3 ? Int(parts[3]) ?? 5 : 5
+    try await measureEventLatency(client: client, base: url, events: events, runs: runs)
 default:
     usage()
 }
