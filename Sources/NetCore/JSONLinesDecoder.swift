@@ -17,7 +17,7 @@ import Foundation
 /// A line that does not decode throws ``NetworkError/StreamFailure/undecodableLine(number:excerpt:reason:)``
 /// with its 1-based number and its first characters; a line longer than `maximumLineLength`
 /// bytes throws ``NetworkError/StreamFailure/lineTooLong(limit:)`` before it is held whole.
-public struct JSONLinesDecoder<Value: Decodable>: Sendable {
+public struct JSONLinesDecoder<Value: Decodable>: Sendable, ChunkDecoder {
     /// The default longest line: 1 MiB.
     public static var defaultMaximumLineLength: Int { 1 << 20 }
     /// How many characters of a failing line its error shows.

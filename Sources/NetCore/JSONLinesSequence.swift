@@ -29,40 +29,15 @@ public struct JSONLinesSequence<Value: Decodable, Chunks: AsyncSequence>: AsyncS
     /// Reads values in order; throws what the chunks throw, or a ``NetworkError/StreamFailure``
     /// after the values that came before it.
     public struct Iterator: AsyncIteratorProtocol {
-        var chunks: Chunks.AsyncIterator
-        var decoder: JSONLinesDecoder<Value>
-        private var ready: [Value] = []
-        private var position = 0
-        private var failure: (any Error)?
-        private var ended = false
+        var reader: DecodingReader<Chunks.AsyncIterator, JSONLinesDecoder<Value>>
 
         init(chunks: Chunks.AsyncIterator, decoder: JSONLinesDecoder<Value>) {
-            self.chunks = chunks
-            self.decoder = decoder
+            reader = DecodingReader(chunks: chunks, decoder: decoder)
         }
 
         /// The next value, or `nil` after the last line.
         public mutating func next() async throws -> Value? {
-            while position == ready.count {
-                if let failure {
-                    self.failure = nil
-                    throw failure
-                }
-                if ended { return nil }
-                guard let chunk = try await chunks.next() else {
-                    ended = true
-                    return try decoder.finish()
-                }
-                ready.removeAll(keepingCapacity: true)
-                position = 0
-                do {
-                    try decoder.decode(chunk, into: &ready)
-                } catch {
-                    failure = error
-                }
-            }
-            defer { position += 1 }
-            return ready[position]
+            try await reader.next()
         }
     }
 }

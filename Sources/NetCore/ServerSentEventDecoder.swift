@@ -22,7 +22,7 @@ import Foundation
 /// ``NetworkError/StreamFailure/lineTooLong(limit:)``, and an event whose data grows past
 /// `maximumEventLength` bytes throws ``NetworkError/StreamFailure/eventTooLarge(limit:)``, so a
 /// server that never sends a line break cannot grow the client's memory without limit.
-public struct ServerSentEventDecoder: Sendable {
+public struct ServerSentEventDecoder: Sendable, ChunkDecoder {
     /// The default longest line: 1 MiB.
     public static let defaultMaximumLineLength = 1 << 20
     /// The default largest event data: 4 MiB.
@@ -81,6 +81,9 @@ public struct ServerSentEventDecoder: Sendable {
             throw error
         }
     }
+
+    /// The end of the stream completes nothing: the standard drops a partial last event.
+    func finish() -> ServerSentEvent? { nil }
 
     private mutating func decode(_ bytes: UnsafeRawBufferPointer, into events: inout [ServerSentEvent]) throws {
         var bytes = bytes

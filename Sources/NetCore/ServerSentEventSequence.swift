@@ -35,35 +35,15 @@ public struct ServerSentEventSequence<Chunks: AsyncSequence>: AsyncSequence wher
     /// Reads events in order; throws what the chunks throw, or a ``NetworkError/StreamFailure``
     /// after the events that came before it.
     public struct Iterator: AsyncIteratorProtocol {
-        var chunks: Chunks.AsyncIterator
-        var decoder: ServerSentEventDecoder
-        private var ready: [ServerSentEvent] = []
-        private var position = 0
-        private var failure: (any Error)?
+        var reader: DecodingReader<Chunks.AsyncIterator, ServerSentEventDecoder>
 
         init(chunks: Chunks.AsyncIterator, decoder: ServerSentEventDecoder) {
-            self.chunks = chunks
-            self.decoder = decoder
+            reader = DecodingReader(chunks: chunks, decoder: decoder)
         }
 
         /// The next event, or `nil` when the stream ends (a partial last event is dropped).
         public mutating func next() async throws -> ServerSentEvent? {
-            while position == ready.count {
-                if let failure {
-                    self.failure = nil
-                    throw failure
-                }
-                guard let chunk = try await chunks.next() else { return nil }
-                ready.removeAll(keepingCapacity: true)
-                position = 0
-                do {
-                    try decoder.decode(chunk, into: &ready)
-                } catch {
-                    failure = error
-                }
-            }
-            defer { position += 1 }
-            return ready[position]
+            try await reader.next()
         }
     }
 }

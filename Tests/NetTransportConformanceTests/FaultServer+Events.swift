@@ -45,7 +45,7 @@ extension FaultServer {
                 }
             case .hold:
                 StreamingEvents.shared.record("holding", key: key)
-                guard Self.waitForEventRelease(key, connection: connection) else {
+                guard Self.waitForRelease(key, connection: connection) else {
                     record("closed-by-client")
                     return false
                 }
@@ -61,16 +61,6 @@ extension FaultServer {
             }
         }
         return false  // the body ends at the close
-    }
-
-    private static func waitForEventRelease(_ key: String, connection: Int32) -> Bool {
-        var descriptor = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
-        var scratch = [UInt8](repeating: 0, count: 4_096)
-        while !StreamingEvents.shared.isReleased(key) {
-            guard poll(&descriptor, 1, 20) >= 0 else { return false }
-            if descriptor.revents != 0, read(connection, &scratch, scratch.count) <= 0 { return false }
-        }
-        return true
     }
 }
 

@@ -90,7 +90,7 @@ extension FaultServer {
     }
 
     /// Waits for the test's release, or for the client to close (false).
-    private static func waitForRelease(_ key: String, connection: Int32) -> Bool {
+    static func waitForRelease(_ key: String, connection: Int32) -> Bool {
         var descriptor = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
         var scratch = [UInt8](repeating: 0, count: 4_096)
         while !StreamingEvents.shared.isReleased(key) {
