@@ -26,6 +26,15 @@ struct BoundedLineSplitter: Sendable {
         self.maximumLength = maximumLength
     }
 
+    /// Moves this splitter out of `stored`, leaving an empty one there (no allocation), so the
+    /// caller can split while mutating what holds it, and `pending` has one owner: appending to a
+    /// long unfinished line never copies it. Put it back with `stored = splitter` when done.
+    static func take(_ stored: inout BoundedLineSplitter) -> BoundedLineSplitter {
+        let splitter = stored
+        stored = BoundedLineSplitter(breaks: splitter.breaks, maximumLength: 0)
+        return splitter
+    }
+
     /// Calls `line` with each line that `bytes` completes, without its break, in order. Throws
     /// ``NetworkError/StreamFailure/lineTooLong(limit:)`` as soon as a line is longer than
     /// `maximumLength`, whether or not its end has arrived (after the lines before it).

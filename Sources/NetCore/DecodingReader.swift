@@ -14,7 +14,8 @@ protocol ChunkDecoder {
 }
 
 /// The one loop behind the decoded sequences: pulls chunks, hands out what each completes in
-/// order, and throws a decoding failure only after the values that came before it.
+/// order, and throws a failure (the chunks' or the decoder's) only after the values that came
+/// before it. After the end or a failure it returns `nil` and reads no further.
 struct DecodingReader<Chunks: AsyncIteratorProtocol, Decoder: ChunkDecoder> where Chunks.Element == Data {
     var chunks: Chunks
     var decoder: Decoder
@@ -34,9 +35,16 @@ struct DecodingReader<Chunks: AsyncIteratorProtocol, Decoder: ChunkDecoder> wher
                 self.failure = nil
                 throw failure
             }
-            if ended { return nil }
-            guard let chunk = try await chunks.next() else {
-                ended = true
+            guard !ended else { return nil }
+            let chunk: Data?
+            do {
+                chunk = try await chunks.next()
+            } catch {
+                end()
+                throw error
+            }
+            guard let chunk else {
+                end()
                 return try decoder.finish()
             }
             ready.removeAll(keepingCapacity: true)
@@ -45,9 +53,14 @@ struct DecodingReader<Chunks: AsyncIteratorProtocol, Decoder: ChunkDecoder> wher
                 try decoder.decode(chunk, into: &ready)
             } catch {
                 failure = error
+                end()
             }
         }
         defer { position += 1 }
         return ready[position]
+    }
+
+    private mutating func end() {
+        ended = true
     }
 }

@@ -46,7 +46,7 @@ public struct JSONLinesDecoder<Value: Decodable>: Sendable, ChunkDecoder {
     /// error for every later chunk.
     public mutating func decode(_ chunk: Data, into values: inout [Value]) throws {
         if let failure { throw failure }
-        var splitter = self.splitter
+        var splitter = BoundedLineSplitter.take(&self.splitter)
         defer { self.splitter = splitter }
         do {
             try chunk.withUnsafeBytes { bytes in

@@ -141,7 +141,7 @@ extension NetworkError.StreamFailure: CustomStringConvertible {
         case .undecodableLine(let number, let excerpt, let reason): "line \(number) is not the expected JSON (\(reason)): \(quoted(excerpt))"
         case .notAnEventStream(let status, let contentType): "the server answered \(status) with content type \(contentType.map(quoted) ?? "(none)"), not 200 with text/event-stream; not reconnecting"
         case .stoppedByServer: "the server answered 204 No Content: it asks the client to stop reconnecting"
-        case .reconnectionsExhausted(let attempts, let lastFailure): "gave up after \(attempts) connection attempts in a row without an event; the last: \(lastFailure)"
+        case .reconnectionsExhausted(let attempts, let lastFailure): "gave up after \(attempts) connection attempts in a row that received nothing; the last: \(lastFailure)"
         }
     }
 }

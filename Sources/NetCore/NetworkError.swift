@@ -150,8 +150,8 @@ extension NetworkError {
         /// The server answered an event source with 204 No Content: it asks the client to stop
         /// reconnecting.
         case stoppedByServer
-        /// An event source gave up after this many connection attempts in a row that delivered no
-        /// event; the last one's failure is named.
+        /// An event source gave up after this many connection attempts in a row that received
+        /// nothing (refused, failed, or closed before a byte); the last one's failure is named.
         case reconnectionsExhausted(attempts: Int, lastFailure: String)
     }
 }

@@ -94,7 +94,7 @@ public struct ServerSentEventDecoder: Sendable, ChunkDecoder {
     }
 
     private mutating func split(_ bytes: UnsafeRawBufferPointer, into events: inout [ServerSentEvent]) throws {
-        var splitter = self.splitter
+        var splitter = BoundedLineSplitter.take(&self.splitter)
         defer { self.splitter = splitter }
         try splitter.split(bytes) { line in try process(line, into: &events) }
     }

@@ -54,16 +54,26 @@ enum TransportEventSource {
             let key = UUID().uuidString
             let base = try await ConformanceServer.shared.baseURL()
             let client = NetworkClient(transport: make())
-            var received: [String] = []
-            for try await event in client.eventSource(for: "\(base)/events/paced?key=\(key)&count=3", reconnection: .init(maximumAttempts: 1)) {
-                received.append(event.data)
-                let index = received.count
-                // The server wrote this event and is waiting for our signal before the next.
-                #expect(FaultServer.shared.events(key) == (1...index).map { "wrote \($0)" })
-                #expect(event.lastEventID == "\(index)")
-                FaultServer.shared.release("\(key)-\(index)")
-                if index == 3 { break }
+            // The server writes an event only after the previous one reached us: a client that held
+            // events back until more arrived would wait forever, so a watchdog turns that into a failure.
+            let reader = Task {
+                var received: [String] = []
+                for try await event in client.eventSource(for: "\(base)/events/paced?key=\(key)&count=3", reconnection: .init(maximumAttempts: 1)) {
+                    received.append(event.data)
+                    let index = received.count
+                    #expect(FaultServer.shared.events(key) == (1...index).map { "wrote \($0)" })
+                    #expect(event.lastEventID == "\(index)")
+                    FaultServer.shared.release("\(key)-\(index)")
+                    if index == 3 { break }
+                }
+                return received
             }
+            let watchdog = Task {
+                try await Task.sleep(for: hang)
+                reader.cancel()
+            }
+            let received = try await reader.value
+            watchdog.cancel()
             #expect(received == ["event 1", "event 2", "event 3"])
         },
         Check(name: "a cut mid-event or mid-character drops the partial event and reconnects with Last-Event-ID; 204 stops it") { make in
@@ -71,7 +81,7 @@ enum TransportEventSource {
             EventScripts.shared.set(key, [
                 [.eventStream, .text("retry: 0\nid: 1\ndata: one\n\nid: 2\ndata: tw")],  // a close mid-event
                 [.eventStream, .text("id: 3\ndata: three\n\n")],
-                [.eventStream, .text("data: caf"), .write([0xC3]), .reset],  // a reset inside a character
+                [.eventStream, .text("data: caf"), .write([0xC3]), .reset],  // a reset inside a character (no event either way)
                 [.eventStream, .text("data: café\n\n")],
             ])
             let client = NetworkClient(transport: make())
@@ -83,16 +93,16 @@ enum TransportEventSource {
             let connects = FaultServer.shared.events(key).filter { $0.hasPrefix("connect") }
             #expect(connects == ["connect - -", "connect 1 -", "connect 3 -", "connect 3 -", "connect 3 -"])
         },
-        Check(name: "retry: 0 reconnects at once after events; a storm of empty connections backs off, then gives up") { make in
+        Check(name: "retry: 0 reconnects at once after events; a storm of connections that send nothing backs off, then gives up") { make in
             let key = UUID().uuidString
-            let empty: [FaultServer.EventStep] = [.eventStream, .text(": nothing\nretry: 0\n")]
+            let empty: [FaultServer.EventStep] = [.eventStream]  // the head, then a close
             EventScripts.shared.set(key, [[.eventStream, .text("retry: 0\ndata: one\n\n")]] + Array(repeating: empty, count: 4))
             let clock = ManualClock()
             let client = NetworkClient(transport: make(), timeout: .seconds(7200), clock: clock)
             let source = client.eventSource(for: sse(key), reconnection: .init(minimumBackoff: .milliseconds(250), maximumAttempts: 4))
             let reader = Task { await drain(source) }
             // After the first connection's event the source reconnects at once: its first wait
-            // comes after the second connection, which delivered nothing.
+            // comes after the second connection, which sent nothing.
             var waits: [Duration] = []
             for expected in 2...4 {
                 guard let wait = await nextWait(clock) else { break }
@@ -107,6 +117,61 @@ enum TransportEventSource {
                 Issue.record("expected reconnectionsExhausted after 4 attempts: \(String(describing: error))")
                 return
             }
+        },
+        Check(name: "a quiet feed whose connections carry only heartbeats backs off but is never given up") { make in
+            let key = UUID().uuidString
+            let heartbeat: [FaultServer.EventStep] = [.eventStream, .text(": ping\n")]
+            EventScripts.shared.set(key, Array(repeating: heartbeat, count: 4) + [[.eventStream, .text("data: news\n\n")]])
+            let clock = ManualClock()
+            let client = NetworkClient(transport: make(), timeout: .seconds(7200), clock: clock)
+            let source = client.eventSource(for: sse(key), reconnection: .init(defaultRetry: .zero, maximumAttempts: 2))
+            let reader = Task { () -> String? in
+                for try await event in source { return event.data }
+                return nil
+            }
+            var waits: [Duration] = []
+            for _ in 1...4 {
+                guard let wait = await nextWait(clock) else { break }
+                waits.append(wait)
+                clock.advance(by: wait)
+            }
+            #expect(waits == [.milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2)])
+            let first = try await reader.value
+            #expect(first == "news")
+        },
+        Check(name: "an event ID that cannot be a header field stops the source with a typed error, not a reconnection without it") { make in
+            let key = UUID().uuidString
+            EventScripts.shared.set(key, [[.eventStream, .text("retry: 0\nid: a\u{1}b\ndata: x\n\n")], [.eventStream]])
+            let client = NetworkClient(transport: make())
+            let (events, error) = await drain(client.eventSource(for: sse(key)))
+            #expect(events.map(\.lastEventID) == ["a\u{1}b"])
+            guard case .request(.invalidHeader(name: "Last-Event-ID", _))? = error as? NetworkError else {
+                Issue.record("\(String(describing: error))")
+                return
+            }
+            #expect(FaultServer.shared.events(key).filter { $0.hasPrefix("connect") }.count == 1)
+        },
+        Check(name: "a character split across the server's writes arrives whole") { make in
+            let key = UUID().uuidString
+            EventScripts.shared.set(key, [[.eventStream, .text("data: caf"), .write([0xC3]), .hold, .write([0xA9, 0x0A, 0x0A])]])
+            let client = NetworkClient(transport: make())
+            let reader = Task { await drain(client.eventSource(for: sse(key), reconnection: .init(defaultRetry: .zero))) }
+            // The first half is on the wire (and read) before the server writes the second.
+            #expect(await FaultServer.shared.wait(for: "holding", key: key, limit: hang))
+            FaultServer.shared.release(key)
+            let (events, error) = await reader.value
+            #expect(events.map(\.data) == ["café"])
+            #expect(failure(error) == .stoppedByServer)
+        },
+        Check(name: "an authentication refresh on a 401 applies to the event source's connection") { make in
+            let key = UUID().uuidString
+            EventScripts.shared.set(key, [[.head(status: 401, contentType: "text/plain")], [.eventStream, .text("data: secret\n\n")]])
+            let authentication = AuthenticationInterceptor<String>(
+                credential: "old", header: { .header(key: "X-Token", value: $0) }, refresh: { _ in "new" })
+            let client = NetworkClient(transport: make(), interceptors: [authentication])
+            let (events, error) = await drain(client.eventSource(for: sse(key), reconnection: .init(defaultRetry: .zero)))
+            #expect(events.map(\.data) == ["secret"] && failure(error) == .stoppedByServer, "\(String(describing: error))")
+            #expect(FaultServer.shared.events(key).filter { $0.hasPrefix("connect") } == ["connect - old", "connect - new", "connect - new"])
         },
         Check(name: "an endless line fails with lineTooLong and closes the connection") { make in
             let key = UUID().uuidString
@@ -139,7 +204,8 @@ enum TransportEventSource {
         },
         Check(name: "once the caller stops iterating, the connection closes and the source never connects again") { make in
             let key = UUID().uuidString
-            EventScripts.shared.set(key, [[.eventStream, .text("retry: 0\ndata: one\n\n"), .hold], [.eventStream, .text("data: two\n\n")]])
+            // No retry: 0, so a reconnection would first sleep 3 s on the manual clock.
+            EventScripts.shared.set(key, [[.eventStream, .text("data: one\n\n"), .hold], [.eventStream, .text("data: two\n\n")]])
             let clock = ManualClock()
             let client = NetworkClient(transport: make(), timeout: .seconds(7200), clock: clock)
             for try await event in client.eventSource(for: sse(key)) {
@@ -147,12 +213,14 @@ enum TransportEventSource {
                 break
             }
             #expect(await FaultServer.shared.wait(for: "closed-by-client", key: key, limit: hang), "\(FaultServer.shared.events(key))")
-            // Nothing runs once the iterator is gone: no wait started, and a request that goes
-            // through the server afterwards finds that no second connection came before it.
-            clock.advance(by: .seconds(3600))
+            // Nothing runs once the iterator is gone: after a round trip through the server, no
+            // reconnection wait is pending; with the clock moved past any such wait, and another
+            // round trip, no second connection came.
+            _ = try await client.requestData(for: FaultServer.shared.baseURL + "/ok?size=1")
+            #expect(clock.pendingDelays.allSatisfy { $0 >= .seconds(3600) })
+            clock.advance(by: .seconds(10))
             _ = try await client.requestData(for: FaultServer.shared.baseURL + "/ok?size=1")
             #expect(FaultServer.shared.events(key).filter { $0.hasPrefix("connect") }.count == 1)
-            #expect(clock.pendingDelays.allSatisfy { $0 >= .seconds(3600) })
         },
     ]
 }

@@ -27,6 +27,22 @@ func serverSentEventBenchmarks() {
             blackHole(seen)
         }
     }
+
+    // A line that spans many chunks is gathered once: the cost grows with its length, not with
+    // its length times its number of chunks (a copy of the unfinished line per chunk would).
+    let longLine = [Data("data: ".utf8)] + Array(repeating: Data(repeating: 0x78, count: 1_024), count: 1_023) + [Data("\n\n".utf8)]
+    Benchmark(
+        "SSE: one 1 MiB event in 1 KiB chunks",
+        configuration: .init(metrics: [.wallClock, .mallocCountTotal], timeUnits: .microseconds, warmupIterations: 3, maxDuration: .seconds(3))
+    ) { benchmark in
+        for _ in benchmark.scaledIterations {
+            var decoder = ServerSentEventDecoder()
+            var found: [ServerSentEvent] = []
+            for chunk in longLine { try decoder.decode(chunk, into: &found) }
+            precondition(found.count == 1)
+            blackHole(found)
+        }
+    }
 }
 
 /// The same event mix as `SSEParseRate`, cut into 16 KiB chunks.

@@ -1,16 +1,20 @@
 /// How an event source waits between connections: the server's `retry:` time (or
 /// ``defaultRetry``) after a connection that delivered events, and a doubling backoff, never
-/// shorter than ``minimumBackoff``, while attempts deliver nothing, so a server that accepts and
-/// closes at once (or says `retry: 0`) cannot make the client reconnect in a tight loop.
+/// shorter than ``minimumBackoff``, while connections deliver none.
 ///
-/// | attempts in a row without an event | wait before the next |
+/// | connections in a row without an event | wait before the next |
 /// | --- | --- |
 /// | 0 (the last connection delivered events) | `retry` |
 /// | 1 | max(`retry`, `minimumBackoff`) |
 /// | n | max(`retry`, `minimumBackoff`) × 2ⁿ⁻¹ |
 ///
-/// Every wait is capped at ``maximumDelay``; after ``maximumAttempts`` attempts in a row without an
-/// event the source throws ``NetworkError/StreamFailure/reconnectionsExhausted(attempts:lastFailure:)``.
+/// Every wait is capped at ``maximumDelay``. So a server that accepts and closes (or sends only a
+/// comment, with `retry: 0`) cannot make the client reconnect in a tight loop; one that sends an
+/// event each time and says `retry: 0` is reconnected to at once, as it asked. After
+/// ``maximumAttempts`` connections in a row that received nothing at all (refused, failed, or
+/// closed before a byte) the source throws
+/// ``NetworkError/StreamFailure/reconnectionsExhausted(attempts:lastFailure:)``; a quiet feed whose
+/// heartbeat comments arrive is never given up on.
 public struct EventSourceReconnection: Sendable, Hashable {
     /// The wait when the server has not sent `retry:`: 3 seconds, as browsers use.
     public var defaultRetry: Duration
@@ -18,7 +22,7 @@ public struct EventSourceReconnection: Sendable, Hashable {
     public var minimumBackoff: Duration
     /// The longest wait, whatever the server's `retry:` or the backoff says.
     public var maximumDelay: Duration
-    /// How many attempts in a row may deliver no event before the source gives up; `nil` never
+    /// How many connections in a row may receive nothing before the source gives up; `nil` never
     /// gives up.
     public var maximumAttempts: Int?
 
@@ -35,7 +39,7 @@ public struct EventSourceReconnection: Sendable, Hashable {
         self.maximumAttempts = maximumAttempts
     }
 
-    /// The wait before the next connection, after `failures` attempts in a row without an event,
+    /// The wait before the next connection, after `failures` connections in a row without an event,
     /// given the server's last `retry:` time.
     public func delay(retry: Duration?, failures: Int) -> Duration {
         let base = retry ?? defaultRetry

@@ -77,6 +77,15 @@ struct TransportChoiceTests {
         #expect(try String(contentsOf: output, encoding: .utf8) == expected.joined(separator: "\n") + "\n")
     }
 
+    @Test("--stream on an event stream with an endless line stops at 1 MiB with exit 1 and the reason, after the events before it", arguments: ["urlsession", "ahc"])
+    func streamEndlessLine(_ transport: String) async throws {
+        let base = try await EchoServer.shared.baseURL()
+        let result = try await ProcessRunner.net(["get", "--transport", transport, "--stream", "\(base)/events/endless"])
+        #expect(result.status == 1)
+        #expect(result.output == "HTTP 200 OK\n{\"event\":\"message\",\"data\":\"first\"}\n", "\(result.output)")
+        #expect(result.standardError.contains("a line ran past 1048576 bytes"), "\(result.standardError)")
+    }
+
     @Test("An unknown transport is a usage error")
     func unknown() async throws {
         let result = try await ProcessRunner.net(["get", "--transport", "carrier-pigeon", "http://127.0.0.1:9/"])

@@ -13,6 +13,7 @@ email parser), started on a free port that it prints as its first line of output
   /flaky/KEY/N    answers 503 the first N times for KEY, then 200
   /events?dir=D   answers text/event-stream, close-delimited: an event, then waits until the
                   file D/release-1 exists before the next, and so on (three events, then a comment)
+  /events/endless answers text/event-stream: an event, then one line that never ends
 """
 import email.parser
 import gzip
@@ -84,6 +85,19 @@ class Handler(BaseHTTPRequestHandler):
             self.reply(302, b"", "text/plain", [("Location", location)])
         elif path.path == "/gzip-bomb":
             self.reply(200, gzip_bomb(), "application/octet-stream", [("Content-Encoding", "gzip")])
+        elif path.path == "/events/endless":
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.close_connection = True
+            block = b"x" * 65536
+            try:
+                self.wfile.write(b"data: first\n\ndata: ")
+                while True:
+                    self.wfile.write(block)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
         elif path.path == "/events":
             self.events(dict(parse_qsl(path.query))["dir"])
         elif path.path == "/nested":

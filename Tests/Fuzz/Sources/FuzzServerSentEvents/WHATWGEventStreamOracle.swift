@@ -1,0 +1,1 @@
+../../../NetTestSupport/WHATWGEventStreamOracle.swift
