@@ -96,7 +96,7 @@ enum PercentEncoding {
         }
     }
 
-    private static func appendEscape(of byte: UInt8, to output: inout [UInt8]) {
+    static func appendEscape(of byte: UInt8, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "%"))
         output.append(hexDigits[Int(byte >> 4)])
         output.append(hexDigits[Int(byte & 0x0F)])

@@ -9,6 +9,30 @@ struct RequestsDocumentationSamples {
     struct Film: Codable { let title: String; let year: Int }
     enum AppError: Error { case unauthorised, failed(HTTPCode) }
 
+    @Test("Forms, and query parameters from values: the bodies and URL the comments show")
+    func forms() throws {
+        struct SignUp: Encodable { let email: String; let name: String; let interests: [String]; let newsletter: Bool }
+        struct Filter: Encodable { let q: String; let tags: [String]; let page: Int }
+
+        let login = try NetworkRequest(url: "https://example.com/login", form: [("user", "ann"), ("password", "p&ss word")])
+        // body: user=ann&password=p%26ss+word, Content-Type: application/x-www-form-urlencoded, POST
+
+        let signUp = try NetworkRequest(
+            url: "https://example.com/signup",
+            formBody: SignUp(email: "ann@example.com", name: "Ann Smith", interests: ["swift", "linux"], newsletter: true))
+        // body: email=ann%40example.com&name=Ann+Smith&interests%5B%5D=swift&interests%5B%5D=linux&newsletter=1
+
+        let search = try NetworkRequest(
+            url: "https://example.com/search",
+            query: NetworkQuery.encoding(Filter(q: "swift nio", tags: ["server"], page: 2), encoder: URLEncodedFormEncoder(arrayEncoding: .noBrackets)))
+        // https://example.com/search?q=swift%20nio&tags=server&page=2
+
+        #expect(login.httpBody == Data("user=ann&password=p%26ss+word".utf8))
+        #expect(login.headers["Content-Type"] == "application/x-www-form-urlencoded" && login.httpMethod == .post)
+        #expect(signUp.httpBody == Data("email=ann%40example.com&name=Ann+Smith&interests%5B%5D=swift&interests%5B%5D=linux&newsletter=1".utf8))
+        #expect(search.url.absoluteString == "https://example.com/search?q=swift%20nio&tags=server&page=2")
+    }
+
     @Test("Building requests")
     func building() throws {
         let search = try NetworkRequest(url: "https://www.omdbapi.com/", query: [

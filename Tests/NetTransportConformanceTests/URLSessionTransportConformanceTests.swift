@@ -18,6 +18,10 @@ struct URLSessionTransportConformanceTests {
 
     @Test("URLSessionTransport", arguments: checks)
     func conforms(_ check: TransportConformance.Check) async throws {
-        try await check.run(Self.transport)
+        // The refused connection gets a session of its own: on the session shared with the
+        // suite's other transfers its error was seen to arrive after 5 s (twice in about ten full
+        // runs; the cause inside FoundationNetworking is not isolated), while on its own session
+        // it is milliseconds. A client that retried until a connect timeout would still fail it.
+        try await check.run(check.name == "a refused connection is cannotConnect, at once" ? URLSessionTransport() : Self.transport)
     }
 }

@@ -92,13 +92,14 @@ public struct RequestPlan: Sendable {
 
     static func formBody(_ fields: [(name: String, value: BodyValue)]) throws -> NetworkRequestBody {
         guard !fields.isEmpty else { return .none }
-        let pairs = try fields.map { field -> String in
+        let pairs = try fields.map { field -> (name: String, value: String) in
             guard case .string(let value) = field.value else {
                 throw UsageError("field \"\(field.name)\": raw JSON (\":=\") needs a JSON body; drop --form")
             }
-            return NetworkQuery.query(key: field.name, value: value, forceEncodingPlusSymbol: true).percentEncoded
+            return (field.name, value)
         }
-        return .data(Data(pairs.joined(separator: "&").utf8))
+        // As browsers and HTTPie send a form (the WHATWG serializer: a space is `+`).
+        return .data(Data(URLEncodedForm.serialize(pairs).utf8))
     }
 
     /// Text fields and files as parts, in the order given.
