@@ -51,6 +51,8 @@ public actor NetworkClient: NetworkSession {
     ///   - attemptTimeout: the most one attempt may take within `timeout`; `nil` (the default) for none.
     ///   - clock: what deadlines, retry waits, authentication refresh windows and cache freshness
     ///     are measured on; `ContinuousClock` by default, a manual clock in tests.
+    ///   - sharesIdenticalGETs: send one request for identical GETs in flight at once, handing
+    ///     every caller the same response (see ``SharedRequestsTransport``); off by default.
     public init(
         transport: any Transport = URLSessionTransport(),
         interceptors: [any NetworkInterceptor] = [],
@@ -60,7 +62,8 @@ public actor NetworkClient: NetworkSession {
         redirectPolicy: RedirectPolicy = .follow(limit: 10),
         timeout: Duration = .seconds(60),
         attemptTimeout: Duration? = nil,
-        clock: any Clock<Duration> = ContinuousClock()
+        clock: any Clock<Duration> = ContinuousClock(),
+        sharesIdenticalGETs: Bool = false
     ) {
         var transport = transport
         if let maximumConcurrentRequests {
@@ -68,6 +71,9 @@ public actor NetworkClient: NetworkSession {
         }
         if let cache {
             transport = CachingTransport(transport, cache: cache, clock: clock)
+        }
+        if sharesIdenticalGETs {
+            transport = SharedRequestsTransport(transport)
         }
         self.transport = transport
         self.interceptors = interceptors

@@ -31,6 +31,31 @@ struct SessionsDocumentationSamples {
         _ = file
     }
 
+    @Test("A sharing client sends one request for ten identical calls (on a stub whose answer waits until all ten have joined)")
+    func sharing() async throws {
+        func loadConfiguration(client: NetworkClient) async throws -> [Data] {
+            try await withThrowingTaskGroup(of: Data.self) { group in
+                for _ in 0..<10 {
+                    group.addTask { try await client.requestData(for: "https://example.com/config.json").data }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+        }
+
+        let sharing = NetworkClient(sharesIdenticalGETs: true)
+        _ = sharing
+
+        let stub = StubTransport()
+        let shared = SharedRequestsTransport(stub)
+        stub.on(.get, "/config.json") { _ in
+            while shared.waitingCalls < 10 { try await Task.sleep(for: .milliseconds(1)) }
+            return .text("{}")
+        }
+        let bodies = try await loadConfiguration(client: NetworkClient(transport: shared))
+        #expect(bodies.count == 10 && Set(bodies) == [Data("{}".utf8)])
+        #expect(stub.requests.count == 1)
+    }
+
     /// Compiled only: a log followed from example.com.
     func streaming(client: NetworkClient) async throws {
         let stream = try await client.requestStream(for: "https://example.com/log")

@@ -20,7 +20,13 @@ import Synchronization
 /// - `/query`: the query as the server decodes it, as JSON pairs;
 /// - `/auth/:id`: 200 for `Authorization: Bearer fresh`, else 401; every arrival is recorded in
 ///   ``authLog``.
+/// - `/held/:key`: counts its arrivals in ``heldArrivals``, waits until the test puts the key in
+///   ``heldReleased``, then answers `body <key> <arrival>` with `Cache-Control: max-age=600`.
 enum LoopbackServer {
+    /// Arrivals at `/held/:key`, per key.
+    static let heldArrivals = Mutex<[String: Int]>([:])
+    /// Keys whose `/held` requests may be answered.
+    static let heldReleased = Mutex<Set<String>>([])
     /// Every `/auth/:id` arrival: the id and the `Authorization` it carried.
     static let authLog = Mutex<[(id: String, authorization: String)]>([])
     static let shared = SharedLoopbackServer { try makeRouter() }
@@ -64,6 +70,15 @@ enum LoopbackServer {
         router.get("/query") { request, _ in
             let pairs = request.uri.queryParameters.map { [percentDecoded($0.key), String($0.value)] }
             return Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(bytes: try JSONEncoder().encode(pairs))))
+        }
+        router.get("/held/:key") { _, context in
+            let key = try context.parameters.require("key")
+            let arrival = heldArrivals.withLock { arrivals in
+                arrivals[key, default: 0] += 1
+                return arrivals[key] ?? 0
+            }
+            while !heldReleased.withLock({ $0.contains(key) }) { try await Task.sleep(for: .milliseconds(2)) }
+            return Response(status: .ok, headers: [.cacheControl: "max-age=600"], body: ResponseBody(byteBuffer: ByteBuffer(string: "body \(key) \(arrival)")))
         }
         router.get("/auth/:id") { request, context in
             let id = try context.parameters.require("id")

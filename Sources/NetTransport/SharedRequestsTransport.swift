@@ -1,0 +1,160 @@
+import Foundation
+import NetCore
+
+/// The pipeline stage that sends one request to the network for identical GETs in flight at the
+/// same time: the same URL, the same header fields in the same order, no body. The first caller's
+/// exchange is read whole into memory once, and every caller waiting for it gets the same head and
+/// bytes. Other requests pass straight through to `base`.
+///
+/// ``NetworkClient`` adds it outside its cache when created with `sharesIdenticalGETs: true`, or
+/// wrap a transport yourself: `SharedRequestsTransport(URLSessionTransport())`.
+///
+/// - Cancelling one caller ends that caller's call with `CancellationError`; the exchange goes on
+///   for the others, and is cancelled only when every caller has left.
+/// - A shared body is held in memory: up to `maximumBodySize` bytes (256 MiB by default), past which
+///   every caller fails with ``NetworkError/TransportFailure/responseBodyLimitExceeded(_:)``. Use it
+///   for API reads, not for large downloads or long streams.
+/// - Differing headers (another `Authorization`, another `Accept`) make a different request, so a
+///   response is never handed to a caller with other credentials.
+public struct SharedRequestsTransport: Transport {
+    /// The transport that reaches the network.
+    public let base: any Transport
+    /// The largest body a shared exchange reads into memory.
+    public let maximumBodySize: Int64
+
+    private let flights = Locked<[FlightKey: SharedFlight]>([:])
+
+    /// Wraps `base`.
+    public init(_ base: any Transport, maximumBodySize: Int64 = 256 << 20) {
+        self.base = base
+        self.maximumBodySize = maximumBodySize
+    }
+
+    /// How many calls are waiting for a shared exchange right now (the first caller of each
+    /// included), for tests and metrics.
+    public var waitingCalls: Int {
+        flights.withLock { flights in flights.values.reduce(0) { $0 + $1.waiting } }
+    }
+
+    /// Joins the identical GET in flight, or starts it; other requests go to `base`.
+    public func exchange(_ request: NetworkRequest, progress: TransportProgressHandler?) async throws -> NetworkStreamResponse {
+        guard request.httpMethod == .get, request.body.isNone else {
+            return try await base.exchange(request, progress: progress)
+        }
+        let key = FlightKey(request)
+        let (flight, id) = flights.withLock { flights -> (SharedFlight, Int) in
+            // A flight every caller has left is being cancelled: a new caller starts afresh.
+            if let flight = flights[key], let id = flight.join() { return (flight, id) }
+            let flight = start(request, key: key)
+            flights[key] = flight
+            return (flight, flight.join() ?? 0)
+        }
+        let shared = try await flight.wait(id)
+        return NetworkStreamResponse(response: shared.head, body: NetworkResponseBody(shared.body), originalRequest: request)
+    }
+
+    /// A flight for `request`, whose exchange runs in a task of its own, so no one caller's
+    /// cancellation ends it; called with the flights locked.
+    private func start(_ request: NetworkRequest, key: FlightKey) -> SharedFlight {
+        let flight = SharedFlight()
+        let (base, limit, flights) = (self.base, maximumBodySize, self.flights)
+        flight.run(Task {
+            defer {
+                // Later requests start a new exchange; this one is done.
+                flights.withLock { flights in if flights[key] === flight { flights[key] = nil } }
+            }
+            let response = try await base.exchange(request, progress: nil)
+            return SharedResponse(head: response.response, body: try await response.body.collect(upTo: limit))
+        })
+        return flight
+    }
+}
+
+/// What makes two requests the same: the URL, the header fields in order, and the cache policy.
+struct FlightKey: Hashable, Sendable {
+    let url: String
+    let headers: [String]
+    let cachePolicy: NetworkCachePolicy
+
+    init(_ request: NetworkRequest) {
+        url = request.url.absoluteString
+        headers = request.headers.map { "\($0.name.lowercased()):\($0.value)" }
+        cachePolicy = request.cachePolicy
+    }
+}
+
+/// A shared exchange's result.
+struct SharedResponse: Sendable {
+    let head: NetworkResponseHead
+    let body: Data
+}
+
+/// One exchange and the calls waiting for it.
+final class SharedFlight: Sendable {
+    private struct State: Sendable {
+        var task: Task<SharedResponse, any Error>?
+        var result: Result<SharedResponse, any Error>?
+        var waiters: [Int: CheckedContinuation<SharedResponse, any Error>] = [:]
+        var joined = 0
+        var left: Set<Int> = []
+    }
+
+    private let state = Locked(State())
+
+    /// Calls waiting (joined, not yet answered or gone).
+    var waiting: Int { state.withLock { $0.joined - $0.left.count } }
+
+    /// Registers a caller and returns its id for ``wait(_:)``; `nil` when every earlier caller
+    /// has left (the exchange is being cancelled), never for a new flight.
+    func join() -> Int? {
+        state.withLock { state in
+            if state.joined > 0, state.left.count == state.joined { return nil }
+            defer { state.joined += 1 }
+            return state.joined
+        }
+    }
+
+    /// Starts delivering `task`'s result to every waiter.
+    func run(_ task: Task<SharedResponse, any Error>) {
+        state.withLock { $0.task = task }
+        Task {
+            let result = await task.result
+            let waiters = state.withLock { state in
+                state.result = result
+                defer { state.waiters = [:] }
+                return state.waiters
+            }
+            for continuation in waiters.values { continuation.resume(with: result) }
+        }
+    }
+
+    /// The shared result for caller `id`, or `CancellationError` if its task is cancelled first.
+    func wait(_ id: Int) async throws -> SharedResponse {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<SharedResponse, any Error>) in
+                let ready = state.withLock { state -> Result<SharedResponse, any Error>? in
+                    if state.left.contains(id) { return .failure(CancellationError()) }
+                    if let result = state.result { return result }
+                    state.waiters[id] = continuation
+                    return nil
+                }
+                if let ready { continuation.resume(with: ready) }
+            }
+        } onCancel: {
+            leave(id)
+        }
+    }
+
+    /// Caller `id` is gone: it gets `CancellationError`, and the exchange is cancelled when no
+    /// caller is left.
+    private func leave(_ id: Int) {
+        let (continuation, abandoned) = state.withLock { state -> (CheckedContinuation<SharedResponse, any Error>?, Task<SharedResponse, any Error>?) in
+            guard state.result == nil, !state.left.contains(id) else { return (nil, nil) }
+            state.left.insert(id)
+            let continuation = state.waiters.removeValue(forKey: id)
+            return (continuation, state.left.count == state.joined ? state.task : nil)
+        }
+        continuation?.resume(throwing: CancellationError())
+        abandoned?.cancel()
+    }
+}

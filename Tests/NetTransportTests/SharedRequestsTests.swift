@@ -1,0 +1,79 @@
+import Foundation
+import NetCore
+import NetTestSupport
+import NetTransport
+import Testing
+
+/// `NetworkClient(sharesIdenticalGETs: true)` against a real server that holds its answer until
+/// the test has every caller waiting: the server's arrival count is the proof.
+@Suite("Shared in-flight GETs")
+struct SharedRequestsTests {
+    static let hang = TestTiming.scaled(.seconds(20))
+
+    /// Waits until `condition` holds; false if it has not within the hang limit.
+    static func eventually(_ condition: () -> Bool) async -> Bool {
+        let end = ContinuousClock.now + hang
+        while ContinuousClock.now < end {
+            if condition() { return true }
+            await Task.yield()
+        }
+        return condition()
+    }
+
+    static func arrivals(_ key: String) -> Int { LoopbackServer.heldArrivals.withLock { $0[key] ?? 0 } }
+    static func release(_ key: String) { _ = LoopbackServer.heldReleased.withLock { $0.insert(key) } }
+
+    @Test("100 concurrent identical GETs: one request at the server, the same body for every caller", arguments: [false, true])
+    func hundredCallers(cached: Bool) async throws {
+        let key = UUID().uuidString
+        let shared = SharedRequestsTransport(cached ? CachingTransport(URLSessionTransport(), cache: .memory()) : URLSessionTransport())
+        let client = NetworkClient(transport: shared)
+        let url = try await LoopbackServer.shared.baseURL().absoluteString + "/held/\(key)"
+        let bodies = Task {
+            try await withThrowingTaskGroup(of: String.self) { group in
+                for _ in 0..<100 { group.addTask { String(decoding: try await client.requestData(for: url).data, as: UTF8.self) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+        }
+        #expect(await Self.eventually { shared.waitingCalls == 100 && Self.arrivals(key) == 1 })
+        Self.release(key)
+        let received = try await bodies.value
+        #expect(received.count == 100 && Set(received) == ["body \(key) 1"])
+        #expect(Self.arrivals(key) == 1)
+        // Once answered, the next call is a new exchange (or, with the cache, a fresh hit).
+        let after = String(decoding: try await client.requestData(for: url).data, as: UTF8.self)
+        #expect(after == (cached ? "body \(key) 1" : "body \(key) 2"))
+    }
+
+    @Test("Cancelling one caller ends only that call; the others get the response from the one request")
+    func cancellingOne() async throws {
+        let key = UUID().uuidString
+        let shared = SharedRequestsTransport(URLSessionTransport())
+        let client = NetworkClient(transport: shared)
+        let url = try await LoopbackServer.shared.baseURL().absoluteString + "/held/\(key)"
+        let first = Task { try await client.requestData(for: url).data }
+        let second = Task { try await client.requestData(for: url).data }
+        #expect(await Self.eventually { shared.waitingCalls == 2 && Self.arrivals(key) == 1 })
+        first.cancel()
+        await #expect(throws: CancellationError.self) { _ = try await first.value }
+        #expect(shared.waitingCalls == 1)
+        Self.release(key)
+        #expect(String(decoding: try await second.value, as: UTF8.self) == "body \(key) 1")
+        #expect(Self.arrivals(key) == 1)
+    }
+
+    @Test("Different headers or methods are never shared")
+    func notShared() async throws {
+        let key = UUID().uuidString
+        let shared = SharedRequestsTransport(URLSessionTransport())
+        let client = NetworkClient(transport: shared)
+        let url = try await LoopbackServer.shared.baseURL().absoluteString + "/held/\(key)"
+        let plain = Task { try await client.requestData(for: url).data }
+        let authorised = Task {
+            try await client.requestData(for: NetworkRequest(url: url, headers: [NetworkHeader(name: "Authorization", value: "Bearer other")])).data
+        }
+        #expect(await Self.eventually { Self.arrivals(key) == 2 })
+        Self.release(key)
+        #expect(Set([try await plain.value, try await authorised.value].map { String(decoding: $0, as: UTF8.self) }) == ["body \(key) 1", "body \(key) 2"])
+    }
+}
