@@ -38,11 +38,14 @@ final class FormNode {
 /// An object's fields, in the order they were encoded.
 final class FormObject {
     private(set) var entries: [(String, FormNode)] = []
+    private var positions: [String: Int] = [:]
 
-    /// The node for `key`: the one already there (encoding a key twice replaces it), or a new one.
+    /// The node for `key`: the one already there (encoding a key twice, or two keys that the
+    /// key encoding makes equal, writes into the same node), or a new one.
     func node(for key: String) -> FormNode {
-        if let existing = entries.first(where: { $0.0 == key }) { return existing.1 }
+        if let position = positions[key] { return entries[position].1 }
         let node = FormNode()
+        positions[key] = entries.count
         entries.append((key, node))
         return node
     }

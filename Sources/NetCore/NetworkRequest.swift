@@ -42,6 +42,9 @@ public struct NetworkRequest: Sendable, CustomStringConvertible {
     /// Which refresh generation of an `AuthenticationInterceptor`'s credential signed this request,
     /// so a 401 can tell a request of the burst a failed refresh answered from a later one.
     package var credentialGeneration: Int?
+    /// The session reads this request's response whole into memory (`requestData`): only such
+    /// a call may share an exchange with identical ones (`SharedRequestsTransport`).
+    package var collectsBodyInMemory = false
     /// Whether ``url`` met ``validate()``'s rules when it was set: checking a URL reads its text,
     /// and the initialisers and every transport validate each request.
     private var urlPassedValidation = false

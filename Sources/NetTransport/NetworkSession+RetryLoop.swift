@@ -137,9 +137,10 @@ extension NetworkSession {
         _ request: NetworkRequest, call: SessionCall, callersRequest: NetworkRequest, transport: any Transport,
         redirects: RedirectStage, destination: TransportBodyDestination, progress: TransportProgressHandler?
     ) async throws -> (sent: NetworkRequest, outcome: CallOutcome) {
-        let sent: NetworkRequest
+        var sent: NetworkRequest
         do {
             sent = try await interceptRequest(networkSession: self, originalRequest: request).asNetworkRequest()
+            if case .data = call { sent.collectsBodyInMemory = true }
         } catch is CancellationError {
             throw CancellationError()
         } catch {

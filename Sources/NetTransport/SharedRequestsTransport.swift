@@ -2,9 +2,11 @@ import Foundation
 import NetCore
 
 /// The pipeline stage that sends one request to the network for identical GETs in flight at the
-/// same time: the same URL, the same header fields in the same order, no body. The first caller's
-/// exchange is read whole into memory once, and every caller waiting for it gets the same head and
-/// bytes. Other requests pass straight through to `base`.
+/// same time: `requestData` calls (bodies read whole into memory) with the same URL, the same
+/// header fields in the same order, the same cache policy and no body. The first caller's exchange
+/// is read whole into memory once, and every caller waiting for it gets the same head and bytes.
+/// Everything else, streams (`requestStream`, event sources) and downloads included, passes
+/// straight through to `base`.
 ///
 /// ``NetworkClient`` adds it outside its cache when created with `sharesIdenticalGETs: true`, or
 /// wrap a transport yourself: `SharedRequestsTransport(URLSessionTransport())`.
@@ -15,7 +17,8 @@ import NetCore
 ///   every caller fails with ``NetworkError/TransportFailure/responseBodyLimitExceeded(_:)``. Use it
 ///   for API reads, not for large downloads or long streams.
 /// - Differing headers (another `Authorization`, another `Accept`) make a different request, so a
-///   response is never handed to a caller with other credentials.
+///   response is never handed to a caller with other credentials; a header that differs on every
+///   call (a request ID an interceptor adds) turns sharing off for those calls.
 public struct SharedRequestsTransport: Transport {
     /// The transport that reaches the network.
     public let base: any Transport
@@ -38,7 +41,7 @@ public struct SharedRequestsTransport: Transport {
 
     /// Joins the identical GET in flight, or starts it; other requests go to `base`.
     public func exchange(_ request: NetworkRequest, progress: TransportProgressHandler?) async throws -> NetworkStreamResponse {
-        guard request.httpMethod == .get, request.body.isNone else {
+        guard request.httpMethod == .get, request.body.isNone, request.collectsBodyInMemory else {
             return try await base.exchange(request, progress: progress)
         }
         let key = FlightKey(request)
@@ -50,7 +53,9 @@ public struct SharedRequestsTransport: Transport {
             return (flight, flight.join() ?? 0)
         }
         let shared = try await flight.wait(id)
-        return NetworkStreamResponse(response: shared.head, body: NetworkResponseBody(shared.body), originalRequest: request)
+        var body = NetworkResponseBody(shared.body)
+        body.isWithheld = shared.isWithheld  // a challenged 401 whose body URLSession kept back
+        return NetworkStreamResponse(response: shared.head, body: body, originalRequest: request)
     }
 
     /// A flight for `request`, whose exchange runs in a task of its own, so no one caller's
@@ -64,7 +69,8 @@ public struct SharedRequestsTransport: Transport {
                 flights.withLock { flights in if flights[key] === flight { flights[key] = nil } }
             }
             let response = try await base.exchange(request, progress: nil)
-            return SharedResponse(head: response.response, body: try await response.body.collect(upTo: limit))
+            let body = try await response.body.collect(upTo: limit)
+            return SharedResponse(head: response.response, body: body, isWithheld: response.body.isWithheld)
         })
         return flight
     }
@@ -87,6 +93,7 @@ struct FlightKey: Hashable, Sendable {
 struct SharedResponse: Sendable {
     let head: NetworkResponseHead
     let body: Data
+    let isWithheld: Bool
 }
 
 /// One exchange and the calls waiting for it.

@@ -55,6 +55,14 @@ struct URLEncodedFormTests {
             "name=Ann Smith", "tags[0]=a", "tags[1]=b", "active=true", "address.street=1 Main St",
         ])
         #expect(try URLEncodedFormEncoder(arrayEncoding: .noBrackets).encode(Self.profile).filter { $0.name == "tags" }.map(\.value) == ["a", "b"])
+        struct Item: Encodable { let id: Int }
+        struct Order: Encodable { let items: [Item]; let notes: [String?]; let empty: [String: Int]; let amount: Decimal }
+        let order = Order(items: [Item(id: 1), Item(id: 2)], notes: ["a", nil, "c"], empty: [:], amount: Decimal(string: "12.50") ?? 0)
+        #expect(try URLEncodedFormEncoder().encode(order).map { "\($0.name)=\($0.value)" } == [
+            "items[][id]=1", "items[][id]=2", "notes[]=a", "notes[]=c", "amount=12.5",
+        ])
+        // Indexed arrays keep each element's position, so a nil leaves a gap.
+        #expect(try URLEncodedFormEncoder(arrayEncoding: .indexInBrackets).encode(order).map(\.name).prefix(4) == ["items[0][id]", "items[1][id]", "notes[0]", "notes[2]"])
     }
 
     struct Stamped: Encodable { let createdAt: Date; let myURLValue: Int }

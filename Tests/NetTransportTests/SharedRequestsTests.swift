@@ -26,8 +26,11 @@ struct SharedRequestsTests {
     @Test("100 concurrent identical GETs: one request at the server, the same body for every caller", arguments: [false, true])
     func hundredCallers(cached: Bool) async throws {
         let key = UUID().uuidString
-        let shared = SharedRequestsTransport(cached ? CachingTransport(URLSessionTransport(), cache: .memory()) : URLSessionTransport())
-        let client = NetworkClient(transport: shared)
+        let client = NetworkClient(transport: URLSessionTransport(), cache: cached ? .memory() : nil, sharesIdenticalGETs: true)
+        // The client puts the shared stage outside its cache.
+        let outermost = await client.transport
+        let shared = try #require(outermost as? SharedRequestsTransport)
+        #expect((shared.base is CachingTransport) == cached)
         let url = try await LoopbackServer.shared.baseURL().absoluteString + "/held/\(key)"
         let bodies = Task {
             try await withThrowingTaskGroup(of: String.self) { group in
@@ -75,5 +78,35 @@ struct SharedRequestsTests {
         #expect(await Self.eventually { Self.arrivals(key) == 2 })
         Self.release(key)
         #expect(Set([try await plain.value, try await authorised.value].map { String(decoding: $0, as: UTF8.self) }) == ["body \(key) 1", "body \(key) 2"])
+    }
+
+    @Test("When every caller has left, the exchange is dropped and the next caller starts a new one")
+    func everyoneLeaves() async throws {
+        let key = UUID().uuidString
+        let shared = SharedRequestsTransport(URLSessionTransport())
+        let client = NetworkClient(transport: shared)
+        let url = try await LoopbackServer.shared.baseURL().absoluteString + "/held/\(key)"
+        let callers = [Task { try await client.requestData(for: url).data }, Task { try await client.requestData(for: url).data }]
+        #expect(await Self.eventually { shared.waitingCalls == 2 && Self.arrivals(key) == 1 })
+        for caller in callers { caller.cancel() }
+        for caller in callers { await #expect(throws: CancellationError.self) { _ = try await caller.value } }
+        #expect(shared.waitingCalls == 0)
+        let next = Task { try await client.requestData(for: url).data }
+        #expect(await Self.eventually { Self.arrivals(key) == 2 })
+        Self.release(key)
+        #expect(String(decoding: try await next.value, as: UTF8.self) == "body \(key) 2")
+    }
+
+    @Test("Streams are never shared, even on a sharing client")
+    func streamsPassThrough() async throws {
+        let key = UUID().uuidString
+        let client = NetworkClient(transport: URLSessionTransport(), sharesIdenticalGETs: true)
+        let url = try await LoopbackServer.shared.baseURL().absoluteString + "/held/\(key)"
+        let streams = (0..<2).map { _ in Task { try await client.requestStream(for: url).body.collect() } }
+        #expect(await Self.eventually { Self.arrivals(key) == 2 })
+        Self.release(key)
+        var bodies: Set<String> = []
+        for stream in streams { bodies.insert(String(decoding: try await stream.value, as: UTF8.self)) }
+        #expect(bodies == ["body \(key) 1", "body \(key) 2"])
     }
 }
