@@ -2,6 +2,7 @@ import Foundation
 import NetCore
 import NetTransport
 import NetTestSupport
+import Synchronization
 import Testing
 
 /// A thousand concurrent requests whose credential the real loopback server rejects at once.
@@ -14,12 +15,15 @@ struct AuthenticationLoadTests {
         LoopbackServer.authLog.withLock { $0 }.filter { $0.id.hasPrefix(prefix) }
     }
 
-    static func client(refresh: @escaping @Sendable (String?) async throws -> String) -> (NetworkClient, AuthenticationInterceptor<String>) {
+    static func client(
+        refresh: @escaping @Sendable (String?) async throws -> String, afterSigning: [any NetworkInterceptor] = []
+    ) -> (NetworkClient, AuthenticationInterceptor<String>) {
         let auth = AuthenticationInterceptor<String>(credential: "stale", header: { .header(key: "Authorization", value: "Bearer \($0)") }, refresh: refresh)
         // The default 60 s timeout, stretched under sanitizers like every other time bound: 1,000
         // requests queued behind 64 connections under ThreadSanitizer ran into it.
         let configuration = URLSessionTransport.Configuration(maximumConnectionsPerHost: 64)
-        return (NetworkClient(transport: URLSessionTransport(configuration: configuration), interceptors: [auth], timeout: TestTiming.scaled(.seconds(60))), auth)
+        let interceptors: [any NetworkInterceptor] = [auth] + afterSigning
+        return (NetworkClient(transport: URLSessionTransport(configuration: configuration), interceptors: interceptors, timeout: TestTiming.scaled(.seconds(60))), auth)
     }
 
     @Test("exactly one refresh; every request succeeds; none is sent twice with the stale token")
@@ -52,11 +56,14 @@ struct AuthenticationLoadTests {
     @Test("a failing refresh: all 1,000 fail with the same error, none resent with the stale token")
     func failedRefresh() async throws {
         let refreshes = Counter()
-        let (client, _) = Self.client { _ in
+        // Every request is signed before any is sent, so all 1,000 belong to the burst the one
+        // refresh answers; a request first signed after that refresh failed carries a newer
+        // generation and may try again, which a slow start on a loaded machine once caused.
+        let (client, _) = Self.client(refresh: { _ in
             await refreshes.increment()
             try await Task.sleep(for: .milliseconds(100))
             throw RefreshRefused()
-        }
+        }, afterSigning: [SigningBarrier(count: Self.count)])
         let prefix = "no-\(UUID().uuidString.prefix(8))-"
         let base = try await LoopbackServer.shared.baseURL().absoluteString
         let errors = await withTaskGroup(of: (any Error)?.self) { group in
@@ -78,5 +85,31 @@ struct AuthenticationLoadTests {
         let arrivals = Self.arrivals(prefix: prefix)
         #expect(arrivals.allSatisfy { $0.authorization == "Bearer stale" })
         #expect(Dictionary(grouping: arrivals, by: \.id).values.allSatisfy { $0.count == 1 }, "a request was resent with the stale token")
+    }
+}
+
+/// Holds each request after it is signed until `count` requests have been: the burst is then
+/// concurrent by construction, not by how fast a loaded machine starts a thousand tasks. Every
+/// request after the `count`th passes at once.
+final class SigningBarrier: NetworkInterceptor {
+    private let count: Int
+    private let state = Mutex<(signed: Int, waiting: [CheckedContinuation<Void, Never>])>((0, []))
+
+    init(count: Int) { self.count = count }
+
+    func interceptRequest(_ request: NetworkRequest) async throws -> NetworkRequest {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let released = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+                state.signed += 1
+                guard state.signed >= count else {
+                    state.waiting.append(continuation)
+                    return []
+                }
+                defer { state.waiting = [] }
+                return state.waiting + [continuation]
+            }
+            for waiter in released { waiter.resume() }
+        }
+        return request
     }
 }
