@@ -87,6 +87,7 @@ package final class ManualClock: Clock, Sendable {
 
     /// Waits until at least `count` sleeps have started on the clock (the event a test advances on).
     package func sleeps(atLeast count: Int) async {
-        while sleepsStarted < count { await Task.yield() }
+        // Sleeps between looks, not yields: a yield loop keeps a core busy (see `eventually`).
+        while sleepsStarted < count { try? await Task.sleep(for: .milliseconds(1)) }
     }
 }

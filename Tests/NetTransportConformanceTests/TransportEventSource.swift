@@ -41,12 +41,9 @@ enum TransportEventSource {
     /// Waits until the clock has a sleep shorter than an hour (a reconnection wait, not a call's
     /// deadline) and returns how long it is.
     static func nextWait(_ clock: ManualClock) async -> Duration? {
-        let end = ContinuousClock.now + hang
-        while ContinuousClock.now < end {
-            if let wait = clock.pendingDelays.first(where: { $0 < .seconds(3600) }) { return wait }
-            await Task.yield()
-        }
-        return nil
+        let isReconnectionWait = { (delay: Duration) in delay < .seconds(3600) }
+        guard await eventually(within: hang, { clock.pendingDelays.contains(where: isReconnectionWait) }) else { return nil }
+        return clock.pendingDelays.first(where: isReconnectionWait)
     }
 
     static let checks: [Check] = [

@@ -12,12 +12,7 @@ struct SharedRequestsTests {
 
     /// Waits until `condition` holds; false if it has not within the hang limit.
     static func eventually(_ condition: () -> Bool) async -> Bool {
-        let end = ContinuousClock.now + hang
-        while ContinuousClock.now < end {
-            if condition() { return true }
-            await Task.yield()
-        }
-        return condition()
+        await NetTestSupport.eventually(within: hang, condition)
     }
 
     static func arrivals(_ key: String) -> Int { LoopbackServer.heldArrivals.withLock { $0[key] ?? 0 } }
