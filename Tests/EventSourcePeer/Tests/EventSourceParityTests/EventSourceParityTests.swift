@@ -55,7 +55,7 @@ struct EventSourceParityTests {
 
     @Test("10,000 random streams, cut at random for Net: the same events from both parsers")
     func parity() async throws {
-        var random = SplitMix(seed: 0xE5E5)
+        var random = SeededGenerator(seed: 0xE5E5)
         var compared = 0
         for index in 0..<10_000 {
             let bytes = ParityStreamGenerator.stream(using: &random)
@@ -132,7 +132,7 @@ enum ParityStreamGenerator {
         Array("id\u{0}nul".utf8), [0xFF], [0xC3], [0xE2, 0x82], Array("update".utf8), Array(String(repeating: "long", count: 30).utf8),
     ]
 
-    static func stream(using random: inout SplitMix) -> [UInt8] {
+    static func stream(using random: inout SeededGenerator) -> [UInt8] {
         var bytes: [UInt8] = Int.random(in: 0..<6, using: &random) == 0 ? [0xEF, 0xBB, 0xBF] : []
         for _ in 0..<Int.random(in: 1...6, using: &random) {
             var lines: [[UInt8]] = [Array("data: ".utf8) + value(using: &random)]
@@ -145,11 +145,11 @@ enum ParityStreamGenerator {
         return bytes + [0x0A, 0x0A]
     }
 
-    private static func value(using random: inout SplitMix) -> [UInt8] {
+    private static func value(using random: inout SeededGenerator) -> [UInt8] {
         (0..<Int.random(in: 1...2, using: &random)).flatMap { _ in values.randomElement(using: &random)! }
     }
 
-    private static func field(using random: inout SplitMix) -> [UInt8] {
+    private static func field(using random: inout SeededGenerator) -> [UInt8] {
         switch Int.random(in: 0..<7, using: &random) {
         case 0: return Array("data:".utf8) + value(using: &random)
         case 1: return Array("event: ".utf8) + value(using: &random)
@@ -161,20 +161,7 @@ enum ParityStreamGenerator {
         }
     }
 
-    private static func lineBreak(using random: inout SplitMix) -> [UInt8] {
+    private static func lineBreak(using random: inout SeededGenerator) -> [UInt8] {
         [[0x0A], [0x0D], [0x0D, 0x0A]].randomElement(using: &random)!
-    }
-}
-
-/// SplitMix64, so a failing case can be reproduced from its index.
-struct SplitMix: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

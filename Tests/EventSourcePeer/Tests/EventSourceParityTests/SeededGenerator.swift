@@ -1,0 +1,1 @@
+../../../NetTestSupport/SeededGenerator.swift
