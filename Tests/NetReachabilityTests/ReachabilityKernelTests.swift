@@ -127,24 +127,38 @@ struct ReachabilityKernelTests {
             var (index, _) = try await daemon.waitFor("the first element") { _ in true }
             try await Task.sleep(for: .milliseconds(200))  // let `ip monitor` subscribe
             var emitted: [Int64] = []
+            var commandStarts: [Int64] = []
             for round in 0..<20 {
                 let adding = round.isMultiple(of: 2)
+                commandStarts.append(realtimeNow())
                 try await namespace.ip(adding ? "route add default via 192.0.2.1 dev veth0" : "route del default via 192.0.2.1 dev veth0")
                 let line: PathLine
                 (index, line) = try await daemon.waitFor("round \(round)", after: index + 1) { $0.reachable == adding }
                 emitted.append(line.realtimeNanoseconds)
             }
+            // Causal bounds, which load can only widen: the kernel's event follows the start of the
+            // `ip` command that causes it, and a debounced element follows that event by the debounce.
+            let sinceCommand = zip(emitted, commandStarts).map { Double($0 - $1) / 1e6 }
+            #expect(sinceCommand.allSatisfy { $0 >= Double(debounceMilliseconds) },
+                    "an element came sooner than \(debounceMilliseconds) ms after the command causing it: \(sinceCommand)")
             try await Task.sleep(for: .milliseconds(100))
             let events = monitor.eventTimes(containing: "default via 192.0.2.1")
             try #require(events.count == emitted.count, "ip monitor saw \(events.count) route events for \(emitted.count) changes")
+            // The figure printed is `ip monitor`'s stamp to the element. `ip monitor` stamps an event
+            // when it reads it, which a loaded machine can delay past the element, so it is reported,
+            // not asserted.
             var samples = zip(emitted, events).map { Double($0 - $1) / 1e6 }
             samples.sort()
             let median = samples[samples.count / 2]
             let p99 = samples[samples.count - 1]  // 20 samples: p99 is the maximum
-            // `ip monitor` stamps an event when it reads it, which a loaded machine can delay past
-            // the daemon's element by a few milliseconds; beyond 20 ms a clock would be wrong.
-            #expect(samples.allSatisfy { $0 > -20 }, "an element came before its kernel event: \(samples)")
             print("reachability latency, debounce \(debounceMilliseconds) ms: median \(String(format: "%.2f", median)) ms, p99 \(String(format: "%.2f", p99)) ms over \(samples.count) route changes (kernel event seen by ip monitor -> element)")
         }
     }
+}
+
+/// The wall clock, as the daemon stamps its elements (`CLOCK_REALTIME`), so the two compare.
+private func realtimeNow() -> Int64 {
+    var wall = timespec()
+    clock_gettime(CLOCK_REALTIME, &wall)
+    return Int64(wall.tv_sec) * 1_000_000_000 + Int64(wall.tv_nsec)
 }
