@@ -24,6 +24,7 @@ extension NetworkError.RequestFailure: CustomStringConvertible {
         case .unreadableBodyFile(let path, let reason): "cannot read body file \(quoted(path)): \(reason)"
         case .bodyLengthMismatch(let expected, let actual): "the body declared \(expected) bytes but produced \(actual)"
         case .requestHeadTooLarge(let bytes, let limit): "the URL and headers are \(bytes) bytes, more than this transport can send (\(limit)); shorten the URL or move data into the body"
+        case .unresumableMethod(let method): "a resumable download must be a GET, not \(quoted(method))"
         }
     }
 }

@@ -39,6 +39,9 @@ extension NetworkError {
         /// The request line and headers are larger than the transport can send (`URLSessionTransport`:
         /// libcurl's 1 MiB, less room for its own headers).
         case requestHeadTooLarge(bytes: Int, limit: Int)
+        /// A resumable download was asked for with a method other than GET: only a GET's
+        /// representation can be fetched again from a byte offset.
+        case unresumableMethod(String)
     }
 
     /// Why a URL string was refused.

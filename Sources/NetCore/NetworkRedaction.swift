@@ -46,12 +46,12 @@ public enum NetworkRedaction {
     }
 
     /// The well-known credential keys and `secretQueryKeys`, lowercased.
-    static func queryKeys(adding secretQueryKeys: Set<String>) -> Set<String> {
+    package static func queryKeys(adding secretQueryKeys: Set<String>) -> Set<String> {
         secretQueryKeys.isEmpty ? sensitiveQueryKeys : sensitiveQueryKeys.union(secretQueryKeys.map { $0.lowercased() })
     }
 
     /// `Bearer abc` becomes `Bearer REDACTED`: the scheme helps debugging and is not secret.
-    static func redactedCredential(_ value: String) -> String {
+    package static func redactedCredential(_ value: String) -> String {
         let parts = value.split(separator: " ", maxSplits: 1)
         if parts.count == 2, HTTPToken.isValid(String(parts[0])) {
             return "\(parts[0]) \(placeholder)"
@@ -108,7 +108,7 @@ extension NetworkResponse {
 extension NetworkRedaction {
     /// The credential values `request` carries (sensitive header values, the credential after an
     /// auth scheme, secret query values, a URL password), for scrubbing text that echoes them.
-    static func secretValues(of request: NetworkRequest) -> [String] {
+    package static func secretValues(of request: NetworkRequest) -> [String] {
         var values: [String] = []
         for header in request.headers where isSensitiveHeader(header.name) {
             values.append(header.value)
@@ -128,7 +128,7 @@ extension NetworkRedaction {
 
     /// `text` with every occurrence of `secrets` replaced: for server text shown in an error (a
     /// body excerpt), which may echo the credentials the request sent.
-    static func scrubbing(_ text: String, secrets: [String]) -> String {
+    package static func scrubbing(_ text: String, secrets: [String]) -> String {
         secrets.sorted { $0.unicodeScalars.count > $1.unicodeScalars.count }.reduce(text) { $0.replacingScalars($1, with: placeholder) }
     }
 }

@@ -1,10 +1,14 @@
+import Foundation
 import NetCore
 
 /// Signs requests with a credential and refreshes it when the server answers 401, once for any
 /// number of concurrent 401s.
 ///
 /// - Every request is signed with the current credential (the header ``header`` builds). With no
-///   credential yet, the first request fetches one.
+///   credential yet, or one that `requiresRefresh` says is about to expire, the request first
+///   waits for a refresh, so a credential known to be expired is never sent.
+/// - Refreshes are single-flight across both paths: requests that need a credential while any
+///   refresh runs (started before sending or after a 401) wait for that one.
 /// - A 401 on a request signed with the current credential starts a refresh; 401s arriving while
 ///   it runs wait for the same refresh. A 401 on a request signed with an older credential is
 ///   simply retried, signed anew.
@@ -27,17 +31,23 @@ public struct AuthenticationInterceptor<Credential: Sendable>: NetworkIntercepto
     ///   - refreshWindow: the refresh loop guard.
     ///   - header: builds the header carrying a credential.
     ///   - isUnauthorized: tells whether a response rejects the credential.
-    ///   - refresh: fetches a new credential, given the one the server rejected (if any).
+    ///   - requiresRefresh: tells whether a credential must be refreshed before it is used, given
+    ///     now on the session's clock (so a test's manual clock can expire it); for example
+    ///     `{ token, now in token.expiresAt.timeIntervalSince(now) < 60 }` refreshes a minute
+    ///     before expiry. Never, by default: only a 401 refreshes.
+    ///   - refresh: fetches a new credential, given the one being replaced (rejected by the server
+    ///     or found to require a refresh), if any.
     public init(
         credential: Credential?,
         refreshWindow: RefreshWindow = RefreshWindow(),
         header: @escaping @Sendable (Credential) -> NetworkHeader,
         isUnauthorized: @escaping @Sendable (NetworkResponseHead) -> Bool = { $0.statusCode == .unauthorized },
+        requiresRefresh: @escaping @Sendable (_ credential: Credential, _ now: Date) -> Bool = { _, _ in false },
         refresh: @escaping @Sendable (_ rejected: Credential?) async throws -> Credential
     ) {
         self.header = header
         self.isUnauthorized = isUnauthorized
-        self.store = CredentialStore(credential: credential, window: refreshWindow, refresh: refresh)
+        self.store = CredentialStore(credential: credential, window: refreshWindow, requiresRefresh: requiresRefresh, refresh: refresh)
     }
 
     /// The credential requests are signed with now (after any refresh in progress).

@@ -1,9 +1,11 @@
+import Foundation
 import NetCore
 
 /// The credential of an ``AuthenticationInterceptor`` and its single-flight refresh.
 actor CredentialStore<Credential: Sendable> {
     private var credential: Credential?
-    private var refreshing: Task<Credential, any Error>?
+    /// The refresh in progress, with the generation its credential will carry.
+    private var refreshing: Task<(Credential, Int), any Error>?
     /// When recent refreshes started, on the calling session's clock (`ContinuousClock` outside one).
     private var recentRefreshes: [ClockReading] = []
     /// Counts finished refreshes, successful or not; requests are stamped with it when signed.
@@ -12,22 +14,43 @@ actor CredentialStore<Credential: Sendable> {
     private var lastFailure: (generation: Int, error: any Error)?
     private let window: RefreshWindow
     private let refresh: @Sendable (Credential?) async throws -> Credential
+    private let requiresRefresh: @Sendable (Credential, Date) -> Bool
+    /// The wall clock on the first calling session's clock, read for ``requiresRefresh``: a test's
+    /// manual clock then moves a credential towards its expiry without sleeping.
+    private var dates: ClockedDate?
     /// Refreshes that succeeded.
     private(set) var refreshCount = 0
 
-    init(credential: Credential?, window: RefreshWindow, refresh: @escaping @Sendable (Credential?) async throws -> Credential) {
+    init(
+        credential: Credential?, window: RefreshWindow,
+        requiresRefresh: @escaping @Sendable (Credential, Date) -> Bool,
+        refresh: @escaping @Sendable (Credential?) async throws -> Credential
+    ) {
         self.credential = credential
         self.window = window
+        self.requiresRefresh = requiresRefresh
         self.refresh = refresh
     }
 
-    /// The credential to sign with: the result of a refresh in progress, the stored one, or a
-    /// freshly fetched one when there is none yet.
+    /// The credential to sign with: the result of a refresh in progress, the stored one while it
+    /// does not require a refresh, or a freshly fetched one.
+    ///
+    /// The refresh task is stored before this actor first suspends, so every caller arriving
+    /// while it runs joins it: one refresh for a burst, whichever path started it.
     func current() async throws -> (credential: Credential, generation: Int) {
-        if let refreshing { return (try await refreshing.value, generation) }
-        if let credential { return (credential, generation) }
-        let fresh = try await startRefresh(rejected: nil)
-        return (fresh, generation)
+        if let refreshing { return try await refreshing.value }
+        if let credential, !requiresRefresh(credential, now()) { return (credential, generation) }
+        return try await startRefresh(rejected: credential)
+    }
+
+    /// Now: the system's date on the default clock (so clock corrections count), or the date
+    /// advanced by the session's own clock (a test's manual clock).
+    private func now() -> Date {
+        guard let clock = SessionClock.current else { return Date() }
+        if let dates { return dates.now() }
+        let started = ClockedDate(clock)
+        dates = started
+        return started.now()
     }
 
     /// After a 401: joins the refresh in progress, starts one if `request` carried the current
@@ -49,26 +72,30 @@ actor CredentialStore<Credential: Sendable> {
         _ = try await startRefresh(rejected: credential)
     }
 
-    private func startRefresh(rejected: Credential?) async throws -> Credential {
+    private func startRefresh(rejected: Credential?) async throws -> (credential: Credential, generation: Int) {
         recentRefreshes.removeAll { $0.elapsed > window.interval }
         guard recentRefreshes.count < window.maximumRefreshes else {
             throw AuthenticationError.excessiveRefresh(count: recentRefreshes.count, within: window.interval)
         }
         recentRefreshes.append(ClockReading(SessionClock.current ?? ContinuousClock()))
         let refresh = self.refresh
-        let task = Task { try await refresh(rejected) }
+        // Refreshes are single-flight, so the one in progress ends generation `generation`:
+        // waiters get the number their credential carries from the task itself, whenever they
+        // resume relative to this actor's bookkeeping below.
+        let next = generation + 1
+        let task = Task { (try await refresh(rejected), next) }
         refreshing = task
         let result = await task.result
         refreshing = nil
-        generation += 1
+        generation = next
         do {
             let fresh = try result.get()
             lastFailure = nil
-            credential = fresh
+            credential = fresh.0
             refreshCount += 1
             return fresh
         } catch {
-            lastFailure = (generation - 1, error)
+            lastFailure = (next - 1, error)
             throw error
         }
     }

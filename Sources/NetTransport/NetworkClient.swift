@@ -53,6 +53,7 @@ public actor NetworkClient: NetworkSession {
     ///     are measured on; `ContinuousClock` by default, a manual clock in tests.
     ///   - sharesIdenticalGETs: send one request for identical GETs in flight at once, handing
     ///     every caller the same response (see ``SharedRequestsTransport``); off by default.
+    ///   - cookieJar: the cookies to send and keep (see ``CookieJar``); `nil` (the default) for none.
     public init(
         transport: any Transport = URLSessionTransport(),
         interceptors: [any NetworkInterceptor] = [],
@@ -63,7 +64,8 @@ public actor NetworkClient: NetworkSession {
         timeout: Duration = .seconds(60),
         attemptTimeout: Duration? = nil,
         clock: any Clock<Duration> = ContinuousClock(),
-        sharesIdenticalGETs: Bool = false
+        sharesIdenticalGETs: Bool = false,
+        cookieJar: CookieJar? = nil
     ) {
         var transport = transport
         if let maximumConcurrentRequests {
@@ -71,6 +73,9 @@ public actor NetworkClient: NetworkSession {
         }
         if let cache {
             transport = CachingTransport(transport, cache: cache, clock: clock)
+        }
+        if let cookieJar {
+            transport = CookieTransport(transport, jar: cookieJar)
         }
         if sharesIdenticalGETs {
             transport = SharedRequestsTransport(transport)

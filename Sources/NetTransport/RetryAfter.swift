@@ -1,4 +1,5 @@
 import Foundation
+import NetCore
 
 /// Reads a `Retry-After` value (RFC 9110 §10.2.3): delay-seconds or an HTTP-date in any of the
 /// three formats servers send (IMF-fixdate, RFC 850, asctime).
@@ -38,22 +39,12 @@ public enum RetryAfter {
         let clock = time.split(separator: ":").compactMap { Int($0) }
         guard let day, let month, let year, clock.count == 3, (1...31).contains(day),
               (0...23).contains(clock[0]), (0...59).contains(clock[1]), (0...60).contains(clock[2]) else { return nil }
-        let days = daysSinceEpoch(year: year, month: month, day: day)
+        let days = CivilDate.daysSinceEpoch(year: year, month: month, day: day)
         return Date(timeIntervalSince1970: Double(days * 86_400 + clock[0] * 3_600 + clock[1] * 60 + clock[2]))
     }
 
     private static func monthNumber(_ name: String) -> Int? {
         let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
         return months.firstIndex(of: name.lowercased()).map { $0 + 1 }
-    }
-
-    /// Days from 1970-01-01 in the proleptic Gregorian calendar (Howard Hinnant's days_from_civil).
-    private static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
-        let shiftedYear = month <= 2 ? year - 1 : year
-        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
-        let yearOfEra = shiftedYear - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }

@@ -31,6 +31,64 @@ struct SessionsDocumentationSamples {
         _ = file
     }
 
+    // Compiled only: the proactive-refresh, cookie and resumable-download samples (their
+    // behaviour is checked by ProactiveRefreshTests, CookieJarTests and ResumableDownloadTests
+    // against real servers).
+    struct Token: Sendable {
+        var value: String
+        var expiresAt: Date
+    }
+
+    func proactiveClient(fetchToken: @escaping @Sendable () async throws -> Token) -> NetworkClient {
+        let authentication = AuthenticationInterceptor<Token>(
+            credential: nil,
+            header: { .header(key: "Authorization", value: "Bearer \($0.value)") },
+            requiresRefresh: { token, now in token.expiresAt.timeIntervalSince(now) < 60 },
+            refresh: { _ in try await fetchToken() }
+        )
+        return NetworkClient(interceptors: [authentication])
+    }
+
+    func signedInClient(jarFile: URL) throws -> NetworkClient {
+        let jar = try CookieJar(contentsOf: jarFile)  // read now if it exists, rewritten on every change
+        return NetworkClient(cookieJar: jar)
+    }
+
+    func recordFilms(to archive: URL) async throws {
+        let recorder = HARRecorder()
+        let client = NetworkClient(transport: recorder.recording(URLSessionTransport()))
+        _ = try await client.requestData(for: "https://example.com/films")
+        try recorder.write(to: archive)
+    }
+
+    func replayFilms(from archive: URL) async throws -> Data {
+        let client = NetworkClient(transport: try StubTransport(replaying: archive))
+        return try await client.requestData(for: "https://example.com/films").data
+    }
+
+    @Test("The HAR samples: what recordFilms writes, replayFilms serves (on a stub recorded in place of example.com)")
+    func harSamplesRoundTrip() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/films", respond: .json(#"[{"title":"Ran"}]"#))
+        let recorder = HARRecorder()
+        _ = try await NetworkClient(transport: recorder.recording(stub)).requestData(for: "https://example.com/films")
+        let archive = FileManager.default.temporaryDirectory.appendingPathComponent("films-\(UUID().uuidString).har")
+        defer { try? FileManager.default.removeItem(at: archive) }
+        try recorder.write(to: archive)
+        #expect(try await replayFilms(from: archive) == Data(#"[{"title":"Ran"}]"#.utf8))
+    }
+
+    func fetchISO(client: NetworkClient, to destination: URL) async throws -> URL {
+        for attempt in 1...5 {
+            do {
+                return try await client.requestResumableDownload(for: "https://example.com/big.iso", to: destination).url
+            } catch NetworkError.transport(.connectionLost) where attempt < 5 {
+                continue  // the bytes so far wait in big.iso.part
+            }
+        }
+        throw CancellationError()
+    }
+
     @Test("A sharing client sends one request for ten identical calls (on a stub whose answer waits until all ten have joined)")
     func sharing() async throws {
         func loadConfiguration(client: NetworkClient) async throws -> [Data] {

@@ -17,7 +17,10 @@ extension FaultServer {
         case write([UInt8])
         /// Waits until the test calls `release(K)` (then goes on), or the client closes.
         case hold
-        /// Writes `x` without end, until the client closes.
+        /// Writes a line that never ends: 4 MiB of `x` (64 times the limit the checks set), then
+        /// nothing more until the client closes. Bounded so that a transport that cannot pause
+        /// libcurl (URLSessionTransport) is not flooded at loopback speed while its cancellation
+        /// travels, which starved the other checks sharing FoundationNetworking's one thread.
         case endlessLine
         /// Closes with a reset instead of a FIN.
         case reset
@@ -51,7 +54,11 @@ extension FaultServer {
                 }
             case .endlessLine:
                 let block = [UInt8](repeating: UInt8(ascii: "x"), count: 16_384)
-                while send(connection, block) {}
+                for _ in 0..<256 {
+                    guard send(connection, block) else { break }
+                }
+                var byte: UInt8 = 0
+                while recv(connection, &byte, 1, 0) > 0 {}
                 record("closed-by-client")
                 return false
             case .reset:

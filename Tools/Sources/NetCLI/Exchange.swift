@@ -5,6 +5,8 @@ import NetAsyncHTTPClient
 /// Sends one planned request through Net's public API and prints the outcome.
 struct Exchange {
     let options: RequestOptions
+    /// `--session`'s cookies, if any.
+    var cookieJar: CookieJar? = nil
 
     /// Sends `plan`; returns the exit status its response earns. Transport failures throw.
     func perform(_ plan: RequestPlan) async throws -> ExitStatus {
@@ -14,7 +16,7 @@ struct Exchange {
         }
         let interceptors: [any NetworkInterceptor] = options.retry > 0 ? [RetryPolicy(maximumRetries: options.retry)] : []
         let client = NetworkClient(transport: transport, interceptors: interceptors,
-                                   redirectPolicy: options.noFollow ? .doNotFollow : .follow(limit: 10))
+                                   redirectPolicy: options.noFollow ? .doNotFollow : .follow(limit: 10), cookieJar: cookieJar)
         let printer = ResponsePrinter(showsHeaders: options.verbose)
         if let download = options.download {
             return try await save(plan, to: URL(fileURLWithPath: download), client: client, printer: printer)
@@ -99,7 +101,15 @@ struct Exchange {
         }
         let response: NetworkDownloadResponse
         do {
-            response = try await client.requestDownload(for: plan.request, to: staging, progress: reporter)
+            if options.continueDownload {
+                response = try await client.requestResumableDownload(for: plan.request, to: destination, progress: reporter)
+            } else {
+                response = try await client.requestDownload(for: plan.request, to: staging, progress: reporter)
+            }
+        } catch NetworkError.transport(.cannotWriteBody(let path, let reason)) where options.continueDownload {
+            reporter.finish()
+            await drawing.value
+            throw NetworkError.transport(.cannotWriteBody(path: path, reason: reason))
         } catch NetworkError.transport(.cannotWriteBody(_, let reason)) {
             // The hidden staging file is ours, not the user's: name the file they asked for.
             reporter.finish()
@@ -108,9 +118,11 @@ struct Exchange {
         } catch {
             reporter.finish()
             await drawing.value
+            if options.continueDownload { Self.notePartial(of: destination) }
             throw error
         }
         await drawing.value
+        if options.continueDownload { return try finishResumable(response, destination: destination, printer: printer) }
 
         Output.write(printer.head(response.response))
         let status = status(of: response.response)
@@ -125,5 +137,28 @@ struct Exchange {
         }
         Output.error("Saved \(size.map(ProgressBar.byteCount) ?? "the body") to \(destination.path)\n")
         return status
+    }
+
+    /// `--continue`'s outcome: the library has already put a complete body at `destination`; an
+    /// error status's body is in a temporary file, printed and removed, the partial bytes kept.
+    private func finishResumable(_ response: NetworkDownloadResponse, destination: URL, printer: ResponsePrinter) throws -> ExitStatus {
+        Output.write(printer.head(response.response))
+        let status = status(of: response.response)
+        guard response.url == destination else {
+            defer { try? FileManager.default.removeItem(at: response.url) }
+            Output.write(printer.body(try response.bodyData(), head: response.response))
+            return status
+        }
+        let size = (try? destination.resourceValues(forKeys: [.fileSizeKey]))?.fileSize.map(Int64.init)
+        let resumed = response.statusCode == 206 ? " (continued from the partial file)" : ""
+        Output.error("Saved \(size.map(ProgressBar.byteCount) ?? "the body") to \(destination.path)\(resumed)\n")
+        return status
+    }
+
+    /// After a failed `--continue` download: says how many bytes wait in `FILE.part`, if any.
+    private static func notePartial(of destination: URL) {
+        let part = URL(fileURLWithPath: destination.path + ".part")
+        guard let size = (try? part.resourceValues(forKeys: [.fileSizeKey]))?.fileSize, size > 0 else { return }
+        Output.error("net: \(ProgressBar.byteCount(Int64(size))) kept in \(part.path); run again with --continue to resume\n")
     }
 }

@@ -27,6 +27,17 @@ public struct RequestOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Write the body to FILE, with a progress bar when standard error is a terminal.", valueName: "file"))
     var download: String?
 
+    @Option(help: ArgumentHelp(
+        "Keep cookies and the headers you give in FILE, and send them again on every run that names it (as HTTPie's --session).",
+        discussion: "The file (JSON, owner-only) holds what you typed, credentials included: protect it like a .netrc.",
+        valueName: "file"))
+    var session: String?
+
+    @Flag(name: [.customShort("c"), .customLong("continue")], help: ArgumentHelp(
+        "With --download: keep an interrupted body in FILE.part and continue from it on the next run (Range with If-Range).",
+        discussion: "Without a validator (ETag or Last-Modified) from the server nothing can be continued safely, and the download starts over."))
+    var continueDownload = false
+
     @Flag(name: [.customShort("S"), .long], help: "Print the body as it arrives, chunk by chunk, without pretty-printing.")
     var stream = false
 
@@ -62,6 +73,7 @@ public struct RequestOptions: ParsableArguments {
             }
         }
         if curl && download != nil { throw ValidationError("--curl prints a command and sends nothing, so --download has nothing to save") }
+        if continueDownload && download == nil { throw ValidationError("--continue resumes a --download FILE: give one") }
         if stream && download != nil { throw ValidationError("--stream prints the body as it arrives and --download saves it: choose one") }
     }
 
@@ -75,6 +87,16 @@ public struct RequestOptions: ParsableArguments {
         case .unlimited?: .unlimited
         case .bytes(let bytes)?: ResponseLimits(maximumInMemoryBodySize: bytes, decompression: .size(bytes))
         }
+    }
+
+    /// The header fields given on this command line (items and `--bearer`), which a session keeps.
+    var givenHeaders: [NetworkHeader] {
+        var headers = items.compactMap { text -> NetworkHeader? in
+            guard case .header(let name, let value)? = try? RequestItem(parsing: text) else { return nil }
+            return NetworkHeader(name: name, value: value)
+        }
+        if let bearer { headers.append(NetworkHeader(name: "Authorization", value: "Bearer \(bearer)")) }
+        return headers
     }
 
     /// The request the arguments describe.

@@ -23,14 +23,33 @@ public struct VerbCommand<Verb: HTTPVerb>: AsyncParsableCommand {
 
     /// Sends the request (or prints it as curl) and sets the exit status from the response.
     public func run() async throws {
-        let plan = try options.plan(method: Verb.method)
+        var plan = try options.plan(method: Verb.method)
+        let session = try options.session.map { try SessionFile.load($0).merging(options.givenHeaders) }
+        try session?.apply(to: &plan.request)
         if options.curl {
             Output.write(try CurlRendering.command(for: plan) + "\n")
             return
         }
-        let exchange = Exchange(options: options)
-        let status = try await exchange.perform(plan)
+        let jar = session.map { CookieJar(cookies: $0.cookies) }
+        let exchange = Exchange(options: options, cookieJar: jar)
+        let status: ExitStatus
+        do {
+            status = try await exchange.perform(plan)
+        } catch {
+            // The request's failure is what the user needs to see, even if saving fails too.
+            try? saveSession(session, jar: jar)
+            throw error
+        }
+        try saveSession(session, jar: jar)
         if status != .success { throw ExitCode(status.rawValue) }
+    }
+
+    /// Writes the session back with the jar's cookies, whatever the outcome: cookies a redirect
+    /// set before a failure are kept too.
+    private func saveSession(_ session: SessionFile?, jar: CookieJar?) throws {
+        guard var session, let path = options.session else { return }
+        session.cookies = jar?.cookies ?? session.cookies
+        try session.save(to: path)
     }
 }
 

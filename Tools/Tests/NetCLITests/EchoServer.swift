@@ -1,18 +1,24 @@
 import Foundation
 
-/// `echo-server.py` (Python's http.server), one per test process, on a free loopback port.
+/// A Python server script, one per test process, on a free loopback port: `echo-server.py`
+/// (Python's http.server) or the root package's Werkzeug peer (`Tests/Peers/werkzeug_peer.py`:
+/// ranges, cuts and cookies).
 ///
 /// Its standard input is a pipe this process holds open: when the tests exit, the server reads
 /// end of file and exits too, so no server outlives a run.
 actor EchoServer {
-    static let shared = EchoServer()
+    static let shared = EchoServer(script: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("echo-server.py").path)
+    static let werkzeug = EchoServer(script: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../../Tests/Peers/werkzeug_peer.py").standardized.path)
 
+    private let script: String
     private var port: Int?
+
+    private init(script: String) { self.script = script }
 
     /// `http://127.0.0.1:PORT`, starting the server on first use.
     func baseURL() throws -> String {
         if let port { return "http://127.0.0.1:\(port)" }
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("echo-server.py").path
         var input: [Int32] = [0, 0]
         var output: [Int32] = [0, 0]
         guard pipe(&input) == 0, pipe(&output) == 0 else {
@@ -35,12 +41,12 @@ actor EchoServer {
             let count = read(output[0], &buffer, buffer.count)
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else {
-                throw ProcessFailure(description: "echo-server.py exited before printing its port (is python3 installed?)")
+                throw ProcessFailure(description: "\(script) exited before printing its port (is python3 installed, with Werkzeug?)")
             }
             line.append(contentsOf: buffer[..<count])
         }
         guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw ProcessFailure(description: "echo-server.py printed \(String(decoding: line, as: UTF8.self)) instead of a port")
+            throw ProcessFailure(description: "\(script) printed \(String(decoding: line, as: UTF8.self)) instead of a port")
         }
         self.port = port
         return "http://127.0.0.1:\(port)"

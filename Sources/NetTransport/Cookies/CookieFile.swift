@@ -1,0 +1,49 @@
+import Foundation
+import NetCore
+
+/// A cookie jar's file: `{"cookies": [...]}` in JSON, dates in ISO 8601, owner-only.
+enum CookieFile {
+    private struct Contents: Codable {
+        var cookies: [NetworkCookie]
+    }
+
+    static func read(_ url: URL) throws -> [NetworkCookie] {
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw CookieJarError.unreadable(path: url.path, reason: "\(error)")
+        }
+        return try decode(data, path: url.path)
+    }
+
+    /// The cookies in a jar file's bytes.
+    static func decode(_ data: Data, path: String) throws -> [NetworkCookie] {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        do { return try decoder.decode(Contents.self, from: data).cookies } catch {
+            throw CookieJarError.malformed(path: path, reason: "\(error)")
+        }
+    }
+
+    /// The bytes of a jar file holding `cookies`.
+    static func encode(_ cookies: [NetworkCookie]) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return try encoder.encode(Contents(cookies: cookies))
+    }
+
+    /// Writes beside `url` and renames over it: a reader never sees half a jar.
+    static func write(_ cookies: [NetworkCookie], to url: URL) throws {
+        let staging = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString)")
+        do {
+            let data = try encode(cookies)
+            guard FileManager.default.createFile(atPath: staging.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
+                throw CocoaError(.fileWriteNoPermission)
+            }
+            try BodyFile.replace(url, with: staging)
+        } catch {
+            try? FileManager.default.removeItem(at: staging)
+            throw CookieJarError.unwritable(path: url.path, reason: "\(error)")
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import NetCore
+
+/// Credentials inside recorded bodies: the values of well-known credential keys
+/// (`access_token`, `refresh_token`, `password`, `client_secret`…, and the request's secret query
+/// keys) in form bodies and in JSON objects, which an OAuth token request or response carries.
+enum HARBodyRedaction {
+    /// `text` with credential values replaced, by the body's media type.
+    static func redacting(_ text: String, contentType: String?, keys: Set<String>) -> String {
+        let type = contentType?.lowercased() ?? ""
+        if type.contains("x-www-form-urlencoded") { return redactingForm(text, keys: keys) }
+        if type.contains("json") { return redactingJSON(text, keys: keys) }
+        return text
+    }
+
+    /// `key=value&…` with the values of `keys` (compared decoded and lower-cased) replaced.
+    static func redactingForm(_ text: String, keys: Set<String>) -> String {
+        text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+            guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
+            let key = pair[..<equals].replacingOccurrences(of: "+", with: " ")
+            let decoded = (key.removingPercentEncoding ?? key).lowercased()
+            return keys.contains(decoded) ? "\(pair[..<equals])=\(NetworkRedaction.placeholder)" : String(pair)
+        }.joined(separator: "&")
+    }
+
+    /// JSON text with the string value of every member named in `keys` replaced, at any depth.
+    /// A scanner, not a parser: the text is kept byte for byte elsewhere, and text that is not
+    /// JSON comes out with at most some string values replaced.
+    static func redactingJSON(_ text: String, keys: Set<String>) -> String {
+        let bytes = Array(text.utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var lastString: String?
+        var redactsNextString = false
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                var end = index + 1
+                while end < bytes.count && bytes[end] != UInt8(ascii: "\"") {
+                    end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1
+                }
+                let close = min(end, bytes.count - 1)
+                if redactsNextString {
+                    output += Array("\"\(NetworkRedaction.placeholder)\"".utf8)
+                    lastString = nil
+                } else {
+                    output += bytes[index...close]
+                    lastString = String(decoding: bytes[(index + 1)..<max(index + 1, min(end, bytes.count))], as: UTF8.self)
+                }
+                redactsNextString = false
+                index = close + 1
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: ":"):
+                redactsNextString = lastString.map { keys.contains($0.lowercased()) } ?? false
+                lastString = nil
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):
+                break
+            default:
+                lastString = nil
+                redactsNextString = false
+            }
+            output.append(byte)
+            index += 1
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import NetCore
+
+/// Turns one exchange into a HAR entry, with Net's redaction: sensitive header values and
+/// secret query values replaced, and those values scrubbed from recorded bodies.
+struct HAREntryWriter: Sendable {
+    let maximumBodySize: Int
+    private let request: HARArchive.Request
+    private let secrets: [String]
+    /// The credential keys whose values are redacted in URLs and bodies.
+    private let keys: Set<String>
+
+    init(request: NetworkRequest, maximumBodySize: Int) {
+        self.maximumBodySize = maximumBodySize
+        let secrets = NetworkRedaction.secretValues(of: request)
+        self.secrets = secrets
+        let queryKeys = NetworkRedaction.queryKeys(adding: request.secretQueryKeys)
+        keys = queryKeys
+        let items = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        let (postData, bodySize) = Self.postData(of: request, limit: maximumBodySize, secrets: secrets, keys: queryKeys)
+        self.request = HARArchive.Request(
+            method: request.httpMethod.rawValue,
+            url: NetworkRedaction.redactedURL(request.url, secretQueryKeys: request.secretQueryKeys),
+            httpVersion: "HTTP/1.1", cookies: [],
+            headers: Self.redacted(request.headers),
+            queryString: items.map { item in
+                let secret = queryKeys.contains(item.name.lowercased())
+                return HARArchive.NameValue(name: item.name, value: secret ? NetworkRedaction.placeholder : item.value ?? "")
+            },
+            postData: postData, headersSize: -1, bodySize: bodySize)
+    }
+
+    /// The entry for a response whose body ended, failed or was dropped.
+    func entry(
+        head: NetworkResponseHead, body: Data?, bodySize: Int, started: Date, wait: Duration, receive: Duration,
+        complete: Bool, error: (any Error)?
+    ) -> HARArchive.Entry {
+        var content = HARArchive.Content(size: bodySize, mimeType: head.headers["Content-Type"] ?? "")
+        if let body {
+            let (text, encoding) = Self.text(body, contentType: head.headers["Content-Type"], secrets: secrets, keys: keys)
+            content.text = text
+            content.encoding = encoding
+        } else {
+            content.comment = "body of \(bodySize) bytes not recorded: over \(maximumBodySize) bytes"
+        }
+        let comment: String? = if let error {
+            "the body failed after \(bodySize) bytes: \(Self.describe(error))"
+        } else if !complete {
+            "the body was not read to its end (\(bodySize) bytes read)"
+        } else {
+            nil
+        }
+        let response = HARArchive.Response(
+            status: head.statusCode.rawValue, statusText: head.statusCode.reasonPhrase, httpVersion: "HTTP/1.1", cookies: [],
+            headers: Self.redacted(head.headers), content: content,
+            redirectURL: head.headers["Location"].map { NetworkRedaction.redactedURL($0) } ?? "",
+            headersSize: -1, bodySize: bodySize)
+        let timings = HARArchive.Timings(send: 0, wait: Self.milliseconds(wait), receive: Self.milliseconds(receive))
+        return HARArchive.Entry(
+            startedDateTime: Self.timestamp(started), time: timings.wait + timings.receive, request: request,
+            response: response, cache: HARArchive.Cache(), timings: timings, comment: comment)
+    }
+
+    /// The entry for an exchange that failed before a response head: status 0, as browsers
+    /// record it, with the error in the comment.
+    func failedEntry(_ error: any Error, started: Date, after elapsed: Duration) -> HARArchive.Entry {
+        let response = HARArchive.Response(
+            status: 0, statusText: "", httpVersion: "HTTP/1.1", cookies: [], headers: [],
+            content: HARArchive.Content(size: 0, mimeType: ""), redirectURL: "", headersSize: -1, bodySize: -1)
+        let timings = HARArchive.Timings(send: 0, wait: Self.milliseconds(elapsed), receive: 0)
+        return HARArchive.Entry(
+            startedDateTime: Self.timestamp(started), time: timings.wait, request: request, response: response,
+            cache: HARArchive.Cache(), timings: timings, comment: Self.describe(error))
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        (error as? NetworkError)?.description ?? String(describing: error)
+    }
+
+    /// Credentials replaced; URLs in `Location` and `Content-Location` with their secret query
+    /// values and password redacted, as a redirect may carry a token.
+    private static func redacted(_ headers: NetworkHeaders) -> [HARArchive.NameValue] {
+        headers.map { field in
+            let name = field.name.lowercased()
+            let value = if NetworkRedaction.isSensitiveHeader(name) {
+                NetworkRedaction.redactedCredential(field.value)
+            } else if name == "location" || name == "content-location" {
+                NetworkRedaction.redactedURL(field.value)
+            } else {
+                field.value
+            }
+            return HARArchive.NameValue(name: field.name, value: value)
+        }
+    }
+
+    /// A body as recorded: UTF-8 text with the request's credential values scrubbed and the
+    /// values of credential keys in a form or JSON body redacted, or base64 (and `"base64"`).
+    static func text(_ data: Data, contentType: String?, secrets: [String], keys: Set<String>) -> (String, String?) {
+        guard let text = String(data: data, encoding: .utf8) else { return (data.base64EncodedString(), "base64") }
+        let scrubbed = NetworkRedaction.scrubbing(text, secrets: secrets)
+        return (HARBodyRedaction.redacting(scrubbed, contentType: contentType, keys: keys), nil)
+    }
+
+    /// The request body of `request` as the recorder writes it (for matching on replay).
+    static func recordedText(of data: Data, request: NetworkRequest) -> String {
+        text(data, contentType: request.headers["Content-Type"], secrets: NetworkRedaction.secretValues(of: request),
+             keys: NetworkRedaction.queryKeys(adding: request.secretQueryKeys)).0
+    }
+
+    private static func postData(of request: NetworkRequest, limit: Int, secrets: [String], keys: Set<String>) -> (HARArchive.PostData?, Int) {
+        let mimeType = request.headers["Content-Type"] ?? ""
+        func recorded(_ data: Data) -> HARArchive.PostData {
+            let (text, encoding) = text(data, contentType: mimeType, secrets: secrets, keys: keys)
+            return HARArchive.PostData(mimeType: mimeType, text: text, encoding: encoding)
+        }
+        func skipped(_ size: Int?) -> HARArchive.PostData {
+            let reason = size.map { "body of \($0) bytes not recorded: over \(limit) bytes" } ?? "a streamed body is not recorded"
+            return HARArchive.PostData(mimeType: mimeType, comment: reason)
+        }
+        switch request.body {
+        case .none:
+            return (nil, 0)
+        case .data(let data):
+            return (data.count <= limit ? recorded(data) : skipped(data.count), data.count)
+        case .file(let url):
+            let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue ?? -1
+            guard size >= 0, size <= limit, let data = try? Data(contentsOf: url) else { return (skipped(size), size) }
+            return (recorded(data), data.count)
+        case .stream:
+            return (skipped(nil), -1)
+        }
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
+    }
+
+    /// ISO 8601 in UTC with milliseconds, as HAR's `startedDateTime` is written by browsers.
+    private static func timestamp(_ date: Date) -> String {
+        Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date)
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import NetCore
+import NetTransport
+import Testing
+
+/// What Werkzeug never does, played by a stub under the session: answers to a ranged request that
+/// do not continue the partial bytes. Each must start over and still end with the right file.
+@Suite("Resumable downloads: answers that do not continue the bytes start over")
+struct ResumptionEdgeTests {
+    static let whole = Data("0123456789".utf8)
+
+    enum Answer: String, CaseIterable, CustomTestStringConvertible {
+        case continues, otherValidator, otherStart, unsatisfiable, contentCoded
+        var testDescription: String { rawValue }
+
+        var response: StubResponse {
+            let tail = Data("56789".utf8)
+            switch self {
+            case .continues:
+                return .status(.partialContent, headers: [.header(key: "ETag", value: "\"v1\""), .header(key: "Content-Range", value: "bytes 5-9/10")], body: tail)
+            case .otherValidator:
+                return .status(.partialContent, headers: [.header(key: "ETag", value: "\"v2\""), .header(key: "Content-Range", value: "bytes 5-9/10")], body: Data("xxxxx".utf8))
+            case .otherStart:
+                return .status(.partialContent, headers: [.header(key: "ETag", value: "\"v1\""), .header(key: "Content-Range", value: "bytes 3-9/10")], body: Data("3456789".utf8))
+            case .unsatisfiable:
+                return .status(HTTPCode(rawValue: 416), headers: [.header(key: "Content-Range", value: "bytes */10")])
+            case .contentCoded:
+                return .status(.partialContent, headers: [
+                    .header(key: "ETag", value: "\"v1\""), .header(key: "Content-Range", value: "bytes 5-9/10"), .header(key: "Content-Encoding", value: "gzip"),
+                ], body: tail)
+            }
+        }
+    }
+
+    @Test("a ranged answer is appended only when it continues the recorded bytes", arguments: Answer.allCases)
+    func answer(_ answer: Answer) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("net-resume-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let destination = directory.appendingPathComponent("file")
+        let url = "https://example.com/file"
+        try Data("01234".utf8).write(to: URL(fileURLWithPath: destination.path + ".part"))
+        try Data(#"{"url":"https://example.com/file","ifRange":"\"v1\""}"#.utf8).write(to: URL(fileURLWithPath: destination.path + ".part.json"))
+
+        let stub = StubTransport { request in
+            request.headers["Range"] == nil
+                ? .status(.ok, headers: [.header(key: "ETag", value: "\"v1\"")], body: Self.whole)
+                : answer.response
+        }
+        let response = try await NetworkClient(transport: stub).requestResumableDownload(for: url, to: destination)
+        #expect(try Data(contentsOf: destination) == Self.whole)
+        let ranges = stub.requests.map { $0.request.headers["Range"] }
+        #expect(stub.requests.first?.request.headers["If-Range"] == "\"v1\"")
+        if answer == .continues {
+            #expect(ranges == ["bytes=5-"] && response.statusCode == 206)
+        } else {
+            #expect(ranges == ["bytes=5-", nil] && response.statusCode == 200, "started over: \(ranges)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["file"])
+    }
+}

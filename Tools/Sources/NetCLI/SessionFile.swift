@@ -1,0 +1,65 @@
+import Foundation
+import Net
+
+/// `--session FILE`, as in HTTPie: the headers given on earlier command lines and the cookies
+/// servers set, kept in a JSON file (owner-only, 0600) and sent again by the next run that names
+/// it. The file holds what you typed, credentials included (`--bearer`, `Authorization:`): it is
+/// yours to protect, like a `.netrc`.
+struct SessionFile: Codable, Equatable {
+    /// Header fields as `[name, value]` pairs, in the order they were first given.
+    var headers: [[String]] = []
+    /// The cookie jar's cookies.
+    var cookies: [NetworkCookie] = []
+
+    /// Fields a session never keeps: they describe one request's body or condition.
+    static func isPersisted(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        return !lowered.hasPrefix("content-") && !lowered.hasPrefix("if-") && lowered != "cookie"
+    }
+
+    /// Reads the file at `path`; a missing file is an empty session.
+    static func load(_ path: String) throws -> SessionFile {
+        guard FileManager.default.fileExists(atPath: path) else { return SessionFile() }
+        do {
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .iso8601
+            let session = try decoder.decode(SessionFile.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+            guard session.headers.allSatisfy({ $0.count == 2 }) else { throw UsageError("each header must be a [name, value] pair") }
+            return session
+        } catch {
+            throw UsageError("--session \(path) is not a session file net can read: \(error)")
+        }
+    }
+
+    /// The session with this run's explicit fields: a name given now replaces its stored values.
+    func merging(_ given: [NetworkHeader]) -> SessionFile {
+        let kept = given.filter { Self.isPersisted($0.name) }
+        let names = Set(kept.map { $0.name.lowercased() })
+        var merged = self
+        merged.headers = headers.filter { !names.contains($0[0].lowercased()) } + kept.map { [$0.name, $0.value] }
+        return merged
+    }
+
+    /// Adds the stored fields the request does not already carry.
+    func apply(to request: inout NetworkRequest) throws {
+        for field in headers where !request.headers.contains(name: field[0]) {
+            do { try request.headers.add(name: field[0], value: field[1]) } catch let error as NetworkError {
+                throw UsageError("--session: \(error.description)")
+            }
+        }
+    }
+
+    /// Writes beside `path` and renames over it, owner-only.
+    func save(to path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let url = URL(fileURLWithPath: path)
+        let staging = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid())")
+        guard FileManager.default.createFile(atPath: staging.path, contents: try encoder.encode(self), attributes: [.posixPermissions: 0o600]),
+              rename(staging.path, path) == 0 else {
+            try? FileManager.default.removeItem(at: staging)
+            throw UsageError("--session: cannot write \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+}
