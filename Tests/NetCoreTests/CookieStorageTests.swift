@@ -38,6 +38,8 @@ struct CookieStorageTests {
         #expect(storage(["a=1; Domain=co.uk"], from: "http://shop.co.uk/").cookies.isEmpty)
         #expect(storage(["a=1; Domain=github.io"], from: "http://me.github.io/").cookies.isEmpty)
         #expect(storage(["a=1; Domain=sub.example.com"], from: "http://example.com/").cookies.isEmpty)
+        // `Domain=.` names no domain: the attribute is ignored and the cookie is host-only.
+        #expect(storage(["a=1; Domain=."], from: "http://example.com/").cookies.first?.hostOnly == true)
         // A public suffix that is the host itself is a host-only cookie (RFC 6265 §5.3 step 5).
         let own = storage(["a=1; Domain=localhost"], from: "http://localhost/")
         #expect(own.cookies.first?.hostOnly == true)
@@ -58,6 +60,12 @@ struct CookieStorageTests {
         let defaulted = storage(["b=2"], from: "http://h/app/login")
         #expect(defaulted.cookies.first?.path == "/app")
         #expect(storage(["c=3; Path=relative"], from: "http://h/a/b").cookies.first?.path == "/a")
+        // A trailing slash counts (URL.path drops it; the path as sent keeps it).
+        #expect(storage(["d=4"], from: "http://h/a/b/").cookies.first?.path == "/a/b")
+        let directory = storage(["e=5; Path=/dir/"], from: "http://h/")
+        #expect(header(directory, "http://h/dir/") == "e=5")
+        #expect(header(directory, "http://h/dir/x") == "e=5")
+        #expect(header(directory, "http://h/dir") == nil)
         // Longer paths first, then older first.
         var both = storage(["short=1; Path=/"], from: "http://h/")
         both.store(setCookieValues: ["long=2; Path=/a/b"], from: URL(string: "http://h/")!, now: now.addingTimeInterval(1))
@@ -73,6 +81,10 @@ struct CookieStorageTests {
         #expect(storage(["__Secure-a=1"], from: "https://h/").cookies.isEmpty)
         #expect(storage(["__Host-a=1; Secure; Path=/; Domain=h"], from: "https://h/").cookies.isEmpty)
         #expect(storage(["__Host-a=1; Secure; Path=/"], from: "https://h/").cookies.count == 1)
+        // Plain HTTP can neither replace a Secure cookie nor shadow it with a narrower path.
+        var mixed = storage(["a=1; Secure"], from: "https://h/")
+        mixed.store(setCookieValues: ["a=2", "a=3; Path=/deeper"], from: URL(string: "http://h/")!, now: now)
+        #expect(mixed.cookies.map(\.value) == ["1"])
     }
 
     @Test("expiry: Max-Age wins over Expires, zero deletes, a date in the past deletes, 400 days at most")

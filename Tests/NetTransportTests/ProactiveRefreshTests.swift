@@ -85,7 +85,9 @@ struct ProactiveRefreshTests {
         #expect(Self.arrivals(prefix: prefix).count == 3)
     }
 
-    @Test("a 401 arriving while a proactive refresh runs joins it: one refresh for both paths")
+    // Without the join, A's 401 would start a second refresh, which waits for the same release:
+    // the count shows it, and the time limit ends the hang it would cause.
+    @Test("a 401 arriving while a proactive refresh runs joins it: one refresh for both paths", .timeLimit(.minutes(1)))
     func rejectionJoinsProactiveRefresh() async throws {
         let expired = LockedValue(false)
         let refreshStarted = AsyncSignal()

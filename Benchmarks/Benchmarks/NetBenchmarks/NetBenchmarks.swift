@@ -5,6 +5,7 @@ import Benchmark
 let benchmarks: @Sendable () -> Void = {
     pipelineBenchmarks()
     cacheBenchmarks()
+    clientFeatureBenchmarks()
     streamingBenchmarks()
     serverSentEventBenchmarks()
     httpBenchmarks()

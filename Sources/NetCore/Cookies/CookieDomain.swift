@@ -3,7 +3,10 @@ enum CookieDomain {
     /// §5.1.3: `host` is `domain`, or ends with `.domain` and is not an IP address.
     static func domainMatches(_ host: String, _ domain: String) -> Bool {
         if host == domain { return true }
-        return host.hasSuffix("." + domain) && !isIPAddress(host)
+        let hostBytes = host.utf8, domainBytes = domain.utf8
+        guard hostBytes.count > domainBytes.count, hostBytes.reversed().starts(with: domainBytes.reversed()),
+              hostBytes.dropLast(domainBytes.count).last == UInt8(ascii: ".") else { return false }
+        return !isIPAddress(host)
     }
 
     /// §5.1.4: `path` is `cookiePath`, or starts with it at a `/` boundary.

@@ -70,7 +70,7 @@ package struct CookieStorage: Sendable {
             }
         }
         return domains.flatMap { byDomain[$0] ?? [] }
-            .filter { !$0.cookie.isExpired(at: now) && $0.cookie.matches(host: host, path: path, secureConnection: secure) }
+            .filter { !$0.cookie.isExpired(at: now) && $0.cookie.matches(lowercasedHost: host, path: path, secureConnection: secure) }
             .sorted { lhs, rhs in
                 if lhs.cookie.path.count != rhs.cookie.path.count { return lhs.cookie.path.count > rhs.cookie.path.count }
                 if lhs.cookie.created != rhs.cookie.created { return lhs.cookie.created < rhs.cookie.created }

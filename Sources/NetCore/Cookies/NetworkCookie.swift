@@ -70,7 +70,11 @@ public struct NetworkCookie: Sendable, Hashable, Codable, CustomStringConvertibl
     /// Whether it is sent with a request to `host` and `requestPath` over a secure (`https`)
     /// connection or not (RFC 6265 §5.4 step 1).
     public func matches(host: String, path requestPath: String, secureConnection: Bool) -> Bool {
-        let host = host.lowercased()
+        matches(lowercasedHost: host.lowercased(), path: requestPath, secureConnection: secureConnection)
+    }
+
+    /// ``matches(host:path:secureConnection:)`` for a host already in lower case.
+    func matches(lowercasedHost host: String, path requestPath: String, secureConnection: Bool) -> Bool {
         guard hostOnly ? host == domain : CookieDomain.domainMatches(host, domain) else { return false }
         guard !secure || secureConnection else { return false }
         return CookieDomain.pathMatches(requestPath, path)

@@ -36,7 +36,9 @@ public final class CookieJar: Sendable {
     }
 
     /// A jar kept in `fileURL`: read now if it exists, and rewritten (owner-only, 0600, replaced
-    /// atomically) whenever a response changes a cookie.
+    /// atomically) whenever a response changes a cookie. When the file cannot be rewritten, the
+    /// exchange whose cookies could not be saved throws ``CookieJarError/unwritable(path:reason:)``
+    /// rather than let the file fall silently behind the jar.
     ///
     /// - Throws: ``CookieJarError`` when the file exists but cannot be read or is not a jar.
     public init(contentsOf fileURL: URL, now: @escaping @Sendable () -> Date = { Date() }) throws {
