@@ -26,7 +26,7 @@ public enum NetworkRedaction {
     /// Query keys (lowercased) whose values are always redacted.
     public static let sensitiveQueryKeys: Set<String> = [
         "access_token", "refresh_token", "id_token", "token", "api_key", "apikey", "api-key",
-        "client_secret", "secret", "password", "passwd", "signature", "sig",
+        "client_secret", "client_assertion", "code_verifier", "secret", "password", "passwd", "signature", "sig",
         "x-amz-signature", "x-amz-credential", "x-amz-security-token",
     ]
 
@@ -60,7 +60,7 @@ public enum NetworkRedaction {
     }
 
     /// Redacts with exactly `keys` (lowercased): curl rendering lets callers choose the set.
-    static func redactedURL(_ url: String, exactKeys keys: Set<String>) -> String {
+    package static func redactedURL(_ url: String, exactKeys keys: Set<String>) -> String {
         var result = url
         if let authority = URLValidation.authorityRange(in: result).map({ result[$0] }),
             let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":")

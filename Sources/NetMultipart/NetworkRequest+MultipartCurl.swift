@@ -64,7 +64,7 @@ enum MultipartCurlArguments {
             guard isPrintable(url.path) else { return nil }
             return ["-F", "\(part.name)=@\(quoted(url.path))\(attributes)"]
         case .data(let data):
-            guard part.filename == nil, let text = String(validating: data, as: UTF8.self), isPrintable(text, allowingNewlines: true) else { return nil }
+            guard part.filename == nil, let text = String(data: data, encoding: .utf8), isPrintable(text, allowingNewlines: true) else { return nil }
             if attributes.isEmpty {
                 return ["--form-string", "\(part.name)=\(text)"]  // taken literally, `@` and `<` included
             }

@@ -21,6 +21,14 @@ enum BodyFile {
         }
     }
 
+    /// Creates `url` owner-only (0600) and empty, then writes `data`: the bytes never sit in a
+    /// file others could read, as they would for a moment if the mode were set after writing.
+    static func writePrivately(_ data: Data, to url: URL) throws {
+        let file = try create(at: url)
+        defer { try? file.close() }
+        try write(data, to: file, path: url.path)
+    }
+
     /// Appends `data` to `file`.
     static func write(_ data: Data, to file: FileHandle, path: String) throws {
         do {

@@ -46,7 +46,7 @@ actor CredentialStore<Credential: Sendable> {
     /// Now: the system's date on the default clock (so clock corrections count), or the date
     /// advanced by the session's own clock (a test's manual clock).
     private func now() -> Date {
-        guard let clock = SessionClock.current else { return Date() }
+        guard let clock = SessionClock.current, !(clock is ContinuousClock) else { return Date() }
         if let dates { return dates.now() }
         let started = ClockedDate(clock)
         dates = started

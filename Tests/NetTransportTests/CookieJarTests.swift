@@ -74,11 +74,12 @@ struct CookieJarTests {
         do {
             let client = NetworkClient(cookieJar: try CookieJar(contentsOf: file))
             _ = try await client.requestData(for: "\(base)/cookies/set?kept=yes&attributes=Max-Age%3D3600")
+            _ = try await client.requestData(for: "\(base)/cookies/set?session=too")  // no expiry: a session cookie
         }
         let mode = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? NSNumber
         #expect(mode?.intValue == 0o600)
         let next = NetworkClient(cookieJar: try CookieJar(contentsOf: file))
-        #expect(try await echo(next, base) == "kept=yes")
+        #expect(try await echo(next, base) == "kept=yes; session=too", "session cookies are saved in the file too")
     }
 
     @Test("a damaged jar file is a typed error, not an empty jar")

@@ -122,10 +122,11 @@ struct HARTests {
     func bodiesRedirectsAndFailures() async throws {
         let stub = StubTransport()
         stub.on(.post, "/oauth/token", respond: .json(
-            #"{"access_token":"at-0123456789","token_type":"bearer","expires_in":3600,"nested":{"refresh_token":"rt-0123456789"}}"#))
+            #"{"access_token":"at-0123456789","token_type":"bearer","expires_in":3600,"nested":{"refresh_token":"rt-0123456789","password":87654321}}"#))
         stub.on(.get, "/go", respond: .status(.found, headers: [.header(key: "Location", value: "https://example.com/done?token=tk-0123456789")]))
         stub.on(.get, "/done", respond: .text("ok"))
         stub.on(.get, "/down", respond: .failure(.connectionLost("reset by peer")))
+        stub.on(.post, "/upload", respond: .status(.noContent))
         let recorder = HARRecorder()
         let client = NetworkClient(transport: recorder.recording(stub))
         let form = try NetworkRequest(
@@ -134,16 +135,20 @@ struct HARTests {
             httpBody: Data("grant_type=password&username=ann&password=pw-0123456789&client_secret=cs-0123456789".utf8))
         _ = try await client.requestData(for: form)
         _ = try await client.requestData(for: "https://example.com/go")
+        _ = try await client.requestData(for: try NetworkRequest(url: "https://example.com/upload", httpMethod: .post, httpBody: Data([0xFF, 0xFE, 0x00])))
         await #expect(throws: (any Error).self) { try await client.requestData(for: "https://example.com/down") }
 
         let text = String(decoding: try recorder.archive.encoded(), as: UTF8.self)
-        for secret in ["at-0123456789", "rt-0123456789", "pw-0123456789", "cs-0123456789", "tk-0123456789"] {
+        for secret in ["at-0123456789", "rt-0123456789", "pw-0123456789", "cs-0123456789", "tk-0123456789", "87654321"] {
             #expect(!text.contains(secret), "\(secret) is in the archive")
         }
         let entries = recorder.archive.log.entries
         #expect(entries[0].request.postData?.text == "grant_type=password&username=ann&password=REDACTED&client_secret=REDACTED")
         #expect(entries[0].response.content.text
-            == #"{"access_token":"REDACTED","token_type":"bearer","expires_in":3600,"nested":{"refresh_token":"REDACTED"}}"#)
+            == #"{"access_token":"REDACTED","token_type":"bearer","expires_in":3600,"nested":{"refresh_token":"REDACTED","password":"REDACTED"}}"#)
+        let upload = try #require(entries.first { $0.request.url.hasSuffix("/upload") })
+        #expect(upload.request.postData?.encoding == "base64" && upload.request.postData?.text == Data([0xFF, 0xFE, 0x00]).base64EncodedString())
+        #expect(text.contains(#""_encoding" : "base64""#), "postData's base64 flag is the custom field _encoding")
         #expect(entries[1].response.redirectURL == "https://example.com/done?token=REDACTED")
         let failure = try #require(entries.last)
         #expect(failure.response.status == 0 && failure.comment?.contains("reset by peer") == true)

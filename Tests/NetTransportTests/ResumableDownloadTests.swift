@@ -155,6 +155,24 @@ struct ResumableDownloadTests {
         #expect(kept != nil && fileSize(URL(fileURLWithPath: destination.path + ".part")) == kept)
     }
 
+    @Test("the whole call is bounded by the timeout: a body that stalls ends in timedOut, its bytes kept only if resumable")
+    func stalledBodyTimesOut() async throws {
+        // The loopback server sends the head and 10 bytes, then waits 3 s: the body, not the head, stalls.
+        let base = try await LoopbackServer.shared.baseURL()
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let request = try NetworkRequest(url: base.appendingPathComponent("stall-body/3000"), timeout: .milliseconds(500))
+        // Without the deadline the server would finish at 3 s and the call succeed.
+        await #expect {
+            try await session.requestResumableDownload(for: request, to: directory.appendingPathComponent("file"))
+        } throws: { error in
+            guard case NetworkError.transport(.timedOut) = error else { return false }
+            return true
+        }
+        // That server sends no validator: nothing can be continued, so nothing is kept.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+    }
+
     @Test("a method other than GET is refused, typed, before anything is sent")
     func onlyGET() async throws {
         let request = try NetworkRequest(url: "\(try await peer())/file/post", httpMethod: .post)

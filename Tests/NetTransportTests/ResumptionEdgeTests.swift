@@ -10,7 +10,7 @@ struct ResumptionEdgeTests {
     static let whole = Data("0123456789".utf8)
 
     enum Answer: String, CaseIterable, CustomTestStringConvertible {
-        case continues, otherValidator, otherStart, unsatisfiable, contentCoded
+        case continues, otherValidator, otherStart, endsEarly, unsatisfiable, contentCoded
         var testDescription: String { rawValue }
 
         var response: StubResponse {
@@ -22,6 +22,8 @@ struct ResumptionEdgeTests {
                 return .status(.partialContent, headers: [.header(key: "ETag", value: "\"v2\""), .header(key: "Content-Range", value: "bytes 5-9/10")], body: Data("xxxxx".utf8))
             case .otherStart:
                 return .status(.partialContent, headers: [.header(key: "ETag", value: "\"v1\""), .header(key: "Content-Range", value: "bytes 3-9/10")], body: Data("3456789".utf8))
+            case .endsEarly:
+                return .status(.partialContent, headers: [.header(key: "ETag", value: "\"v1\""), .header(key: "Content-Range", value: "bytes 5-8/10")], body: Data("5678".utf8))
             case .unsatisfiable:
                 return .status(HTTPCode(rawValue: 416), headers: [.header(key: "Content-Range", value: "bytes */10")])
             case .contentCoded:

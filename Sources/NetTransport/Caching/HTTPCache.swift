@@ -64,7 +64,13 @@ public final class HTTPCache: Sendable {
     }
 
     /// Puts `entry` in place of the variant `request` matches, most recent first.
+    ///
+    /// `Set-Cookie` fields are never stored (RFC 9111 §3.1 allows leaving them out): served again
+    /// from the cache, they would bring back cookies the server has changed or deleted since, and
+    /// a 304's own fields, the only new ones, still reach a ``CookieJar``.
     func store(_ entry: CachedResponse, for request: NetworkRequest) {
+        var entry = entry
+        entry.headerFields.removeAll { $0.first?.caseInsensitiveCompare("Set-Cookie") == .orderedSame }
         let key = Self.key(method: entry.method, url: request.url)
         var variants = storage.variants(forKey: key).filter { !($0.varyValues == entry.varyValues) && !$0.matches(request) }
         variants.insert(entry, at: 0)

@@ -36,10 +36,7 @@ enum CookieFile {
     static func write(_ cookies: [NetworkCookie], to url: URL) throws {
         let staging = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString)")
         do {
-            let data = try encode(cookies)
-            guard FileManager.default.createFile(atPath: staging.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
-                throw CocoaError(.fileWriteNoPermission)
-            }
+            try BodyFile.writePrivately(try encode(cookies), to: staging)
             try BodyFile.replace(url, with: staging)
         } catch {
             try? FileManager.default.removeItem(at: staging)

@@ -21,11 +21,9 @@ struct CookieTransport: Transport {
             try request.headers.set(name: "Cookie", value: (given + [cookies]).joined(separator: "; "))
         }
         let response = try await base.exchange(request, progress: progress)
-        // A stored response's Set-Cookie fields were applied when it came from the network;
-        // applying them again from the cache would bring back cookies changed or deleted since.
-        if response.response.cacheStatus == .network {
-            try jar.storeCookies(from: response.response.headers, for: response.response.url)
-        }
+        // The cache stores no Set-Cookie fields: a cache hit carries none, and a revalidated
+        // response carries only the 304's own.
+        try jar.storeCookies(from: response.response.headers, for: response.response.url)
         return response
     }
 

@@ -23,7 +23,8 @@ enum HARBodyRedaction {
         }.joined(separator: "&")
     }
 
-    /// JSON text with the string value of every member named in `keys` replaced, at any depth.
+    /// JSON text with the value of every member named in `keys` replaced by `"REDACTED"`, at any
+    /// depth, when it is a string, a number or a literal (an object or array value is scanned on).
     /// A scanner, not a parser: the text is kept byte for byte elsewhere, and text that is not
     /// JSON comes out with at most some string values replaced.
     static func redactingJSON(_ text: String, keys: Set<String>) -> String {
@@ -58,13 +59,29 @@ enum HARBodyRedaction {
                 lastString = nil
             case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):
                 break
-            default:
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
                 lastString = nil
                 redactsNextString = false
+            default:
+                lastString = nil
+                if redactsNextString {
+                    // A number or literal: everything up to the next delimiter.
+                    var end = index
+                    while end < bytes.count, !Self.endsScalar(bytes[end]) { end += 1 }
+                    output += Array("\"\(NetworkRedaction.placeholder)\"".utf8)
+                    redactsNextString = false
+                    index = end
+                    continue
+                }
             }
             output.append(byte)
             index += 1
         }
         return String(decoding: output, as: UTF8.self)
+    }
+
+    private static func endsScalar(_ byte: UInt8) -> Bool {
+        [UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), UInt8(ascii: " "), UInt8(ascii: "\t"),
+         UInt8(ascii: "\n"), UInt8(ascii: "\r")].contains(byte)
     }
 }

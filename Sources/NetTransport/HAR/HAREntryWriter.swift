@@ -22,7 +22,7 @@ struct HAREntryWriter: Sendable {
             method: request.httpMethod.rawValue,
             url: NetworkRedaction.redactedURL(request.url, secretQueryKeys: request.secretQueryKeys),
             httpVersion: "HTTP/1.1", cookies: [],
-            headers: Self.redacted(request.headers),
+            headers: Self.redacted(request.headers, keys: queryKeys),
             queryString: items.map { item in
                 let secret = queryKeys.contains(item.name.lowercased())
                 return HARArchive.NameValue(name: item.name, value: secret ? NetworkRedaction.placeholder : item.value ?? "")
@@ -52,8 +52,8 @@ struct HAREntryWriter: Sendable {
         }
         let response = HARArchive.Response(
             status: head.statusCode.rawValue, statusText: head.statusCode.reasonPhrase, httpVersion: "HTTP/1.1", cookies: [],
-            headers: Self.redacted(head.headers), content: content,
-            redirectURL: head.headers["Location"].map { NetworkRedaction.redactedURL($0) } ?? "",
+            headers: Self.redacted(head.headers, keys: keys), content: content,
+            redirectURL: head.headers["Location"].map { NetworkRedaction.redactedURL($0, exactKeys: keys) } ?? "",
             headersSize: -1, bodySize: bodySize)
         let timings = HARArchive.Timings(send: 0, wait: Self.milliseconds(wait), receive: Self.milliseconds(receive))
         return HARArchive.Entry(
@@ -79,13 +79,13 @@ struct HAREntryWriter: Sendable {
 
     /// Credentials replaced; URLs in `Location` and `Content-Location` with their secret query
     /// values and password redacted, as a redirect may carry a token.
-    private static func redacted(_ headers: NetworkHeaders) -> [HARArchive.NameValue] {
+    private static func redacted(_ headers: NetworkHeaders, keys: Set<String>) -> [HARArchive.NameValue] {
         headers.map { field in
             let name = field.name.lowercased()
             let value = if NetworkRedaction.isSensitiveHeader(name) {
                 NetworkRedaction.redactedCredential(field.value)
             } else if name == "location" || name == "content-location" {
-                NetworkRedaction.redactedURL(field.value)
+                NetworkRedaction.redactedURL(field.value, exactKeys: keys)
             } else {
                 field.value
             }

@@ -61,10 +61,10 @@ public final class HARRecorder: Sendable {
     public func write(to url: URL) throws {
         let data = try archive.encoded()
         let staging = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString)")
-        guard FileManager.default.createFile(atPath: staging.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
-            throw NetworkError.transport(.cannotWriteBody(path: url.path, reason: "the file cannot be created (missing directory or no permission)"))
-        }
-        do { try BodyFile.replace(url, with: staging) } catch {
+        do {
+            try BodyFile.writePrivately(data, to: staging)
+            try BodyFile.replace(url, with: staging)
+        } catch {
             BodyFile.remove(staging)
             throw error
         }

@@ -90,7 +90,11 @@ private struct PartialBodyWriter {
         guard response.statusCode == 200 else { return try await deliverAsIs(response) }
         let record = PartialDownload.record(for: response.response, url: originalRequest.url)
         let file = try partial.restart(recording: record)
-        return try await write(response, to: file, from: 0, complete: response.response.expectedContentLength, resumable: record != nil)
+        // A server may encode despite `identity`: its Content-Length then counts encoded bytes,
+        // and the transport's framing has checked them; the decoded size is not known.
+        let coded = (response.response.headers["Content-Encoding"].map { !["", "identity"].contains($0.trimmingCharacters(in: .whitespaces).lowercased()) }) ?? false
+        let complete = coded ? nil : response.response.expectedContentLength
+        return try await write(response, to: file, from: 0, complete: complete, resumable: record != nil)
     }
 
     /// The rest of the representation, appended to the partial file at `offset`.

@@ -95,10 +95,7 @@ struct PartialDownload {
 
     private func save(_ record: Record) throws {
         do {
-            let data = try JSONEncoder().encode(record)
-            guard FileManager.default.createFile(atPath: recordURL.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
-                throw CocoaError(.fileWriteUnknown)
-            }
+            try BodyFile.writePrivately(try JSONEncoder().encode(record), to: recordURL)
         } catch {
             throw NetworkError.transport(.cannotWriteBody(path: recordURL.path, reason: "\(error)"))
         }

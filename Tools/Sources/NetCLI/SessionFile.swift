@@ -56,7 +56,11 @@ struct SessionFile: Codable, Equatable {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let url = URL(fileURLWithPath: path)
         let staging = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid())")
-        guard FileManager.default.createFile(atPath: staging.path, contents: try encoder.encode(self), attributes: [.posixPermissions: 0o600]),
+        // Created empty and owner-only, then written: the credentials are never in a file others
+        // could read.
+        let data = try encoder.encode(self)
+        guard FileManager.default.createFile(atPath: staging.path, contents: nil, attributes: [.posixPermissions: 0o600]),
+              let file = try? FileHandle(forWritingTo: staging), (try? file.write(contentsOf: data)) != nil, (try? file.close()) != nil,
               rename(staging.path, path) == 0 else {
             try? FileManager.default.removeItem(at: staging)
             throw UsageError("--session: cannot write \(path): \(String(cString: strerror(errno)))")
