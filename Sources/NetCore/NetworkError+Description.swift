@@ -106,6 +106,8 @@ extension NetworkError.ResponseBodyLimit: CustomStringConvertible {
             "inflated to more than \(ratio) times its compressed size, which looks like a decompression bomb (ResponseLimits.decompression: .ratio(\(ratio)); raise or lift it for a server you trust)"
         case .decompressedSize(let bytes):
             "decompressed to more than \(bytes) bytes (ResponseLimits.decompression, or for URLSessionTransport, which cannot count compressed bytes, maximumInMemoryBodySize; raise or lift it for a server you trust)"
+        case .unreadBacklog(let bytes):
+            "arrived more than \(bytes) bytes ahead of the reader, which this transport cannot slow down (URLSessionTransport.Configuration.maximumSpooledBytes; read faster, raise the limit, or use AsyncHTTPClientTransport, which holds the server back)"
         }
     }
 }

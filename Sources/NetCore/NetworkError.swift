@@ -135,6 +135,9 @@ extension NetworkError {
         case decompressionRatio(Int)
         /// The body decompressed to more than this many bytes.
         case decompressedSize(bytes: Int64)
+        /// More than this many bytes had arrived that the reader had not taken yet, on a transport
+        /// that cannot slow the server down (URLSessionTransport spools them to disk).
+        case unreadBacklog(bytes: Int64)
     }
 
     /// Why a streamed body could not be read as events or lines, or an event source stopped.

@@ -41,12 +41,12 @@ final class TaskBridge: Sendable {
     /// `URLSessionTransport.cancelQueue`); `spoolDirectory` holds the body a slow reader has not
     /// taken yet, past 1 MiB.
     init(request: NetworkRequest, limits: ResponseLimits, cancelQueue: DispatchQueue, spoolDirectory: URL,
-         progress: TransportProgressHandler?) {
+         backlogLimit: Int64?, progress: TransportProgressHandler?) {
         self.request = request
         self.limits = limits
         self.cancelQueue = cancelQueue
         self.progress = progress
-        body = BodyChannel(spoolDirectory: spoolDirectory)
+        body = BodyChannel(spoolDirectory: spoolDirectory, backlogLimit: backlogLimit)
         body.onCancel { [weak self] in self?.stop() }
     }
 

@@ -78,7 +78,8 @@ public final class URLSessionTransport: Transport {
         let upload = try await UploadSource.prepare(request.body, spoolDirectory: configuration.temporaryDirectory)
         let urlRequest = URLRequest(request)
         let bridge = TaskBridge(request: request, limits: configuration.responseLimits, cancelQueue: cancelQueue,
-                                spoolDirectory: configuration.temporaryDirectory, progress: progress)
+                                spoolDirectory: configuration.temporaryDirectory,
+                                backlogLimit: configuration.maximumSpooledBytes, progress: progress)
         let (session, delegate) = (session, delegate)
         // libcurl has read a spooled request body by the time the response head arrives.
         defer { upload.removeSpooledFile() }
@@ -132,16 +133,25 @@ extension URLSessionTransport {
         /// the declared `Content-Length`, and every compressed body is also held to the in-memory
         /// limit (a server can overstate its length).
         public var responseLimits: ResponseLimits
+        /// The most body bytes that may arrive ahead of the reader: libcurl cannot be paused, so
+        /// what the reader has not taken waits in 1 MiB of memory, then in an unlinked temporary
+        /// file. Past this backlog the body fails with
+        /// ``NetworkError/ResponseBodyLimit/unreadBacklog(bytes:)`` and the connection is closed,
+        /// so a fast server cannot fill the disk behind a slow reader. 1 GiB by default; `nil`
+        /// for no limit. (`requestDownload` and `requestData` read as fast as bytes come.)
+        public var maximumSpooledBytes: Int64?
 
         /// Creates a configuration; every parameter has the default described on its property.
         public init(
             maximumConnectionsPerHost: Int = 8,
             temporaryDirectory: URL = FileManager.default.temporaryDirectory,
-            responseLimits: ResponseLimits = ResponseLimits()
+            responseLimits: ResponseLimits = ResponseLimits(),
+            maximumSpooledBytes: Int64? = 1 << 30
         ) {
             self.maximumConnectionsPerHost = max(1, maximumConnectionsPerHost)
             self.temporaryDirectory = temporaryDirectory
             self.responseLimits = responseLimits
+            self.maximumSpooledBytes = maximumSpooledBytes.map { max(Int64(BodyChannel.memoryWindow), $0) }
         }
     }
 }

@@ -109,6 +109,37 @@ struct URLSessionTransportStreamingTests {
     func streams(_ check: TransportStreaming.Check) async throws {
         try await check.run { URLSessionTransport() }
     }
+
+    /// URLSession cannot hold a server back, so a reader that does not keep up is protected by a
+    /// cap on what may wait for it: a server sending 256 MiB to a reader that reads nothing.
+    @Test("a reader more than maximumSpooledBytes behind: the kept bytes, then unreadBacklog, and the connection closed")
+    func backlogLimit() async throws {
+        let key = UUID().uuidString
+        let limit: Int64 = 4 << 20
+        let client = NetworkClient(transport: URLSessionTransport(configuration: .init(maximumSpooledBytes: limit)))
+        let stream = try await client.requestStream(for: TransportStreaming.url("/flood?key=\(key)&size=268435456"))
+        // Nothing is read until the server sees the close: the transport stopped on its own.
+        #expect(await FaultServer.shared.wait(for: "closed-by-client", key: key, limit: TransportStreaming.hang),
+                "\(FaultServer.shared.events(key))")
+        var received = 0
+        var intact = true
+        var failure: (any Error)?
+        do {
+            for try await chunk in stream.body {
+                intact = intact && TransportStreaming.isPattern(chunk, at: received)
+                received += chunk.count
+            }
+        } catch {
+            failure = error
+        }
+        guard case NetworkError.transport(.responseBodyLimitExceeded(.unreadBacklog(let bytes)))? = failure else {
+            Issue.record("expected unreadBacklog, got \(String(describing: failure))")
+            return
+        }
+        #expect(bytes == limit)
+        // Every byte kept arrives, in order, before the error: at most the limit.
+        #expect(intact && received > 0 && Int64(received) <= limit, "\(received) bytes")
+    }
 }
 
 #if AsyncHTTPClient  // the package trait

@@ -40,9 +40,12 @@ final class BodyChannel: Sendable {
 
     private let state = Locked(State())
     private let spoolDirectory: URL
+    /// The most bytes that may wait for the reader, in memory and spooled; `nil` for no limit.
+    private let backlogLimit: Int64?
 
-    init(spoolDirectory: URL) {
+    init(spoolDirectory: URL, backlogLimit: Int64? = nil) {
         self.spoolDirectory = spoolDirectory
+        self.backlogLimit = backlogLimit
     }
 
     /// Sets what stops the producer when the reader gives up (drops the body, is cancelled).
@@ -78,6 +81,12 @@ final class BodyChannel: Sendable {
                 return nil
             }
             state.spooling = true
+            // The backlog: the memory window, what the spool file holds unread, and what waits to
+            // be written to it. Past the limit the body fails, and the caller stops the producer.
+            let backlog = Int64(state.buffered) + state.spoolWritten - state.spoolRead + Int64(state.pending.count) + Int64(data.count)
+            if let backlogLimit, backlog > backlogLimit {
+                return NetworkError.transport(.responseBodyLimitExceeded(.unreadBacklog(bytes: backlogLimit)))
+            }
             state.pending.append(data)
             guard state.pending.count >= Self.spoolBlock else { return nil }
             do {
