@@ -68,12 +68,17 @@ public enum NetworkRedaction {
             result.replaceSubrange(result.index(after: colon)..<at, with: placeholder)
         }
         guard let query = queryRange(in: result) else { return result }
-        let redacted = result[query].split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+        result.replaceSubrange(query, with: redactedQuery(result[query], exactKeys: keys))
+        return result
+    }
+
+    /// `key=value&…` (a URL's query, or a form body) with the values of `keys` (lowercased,
+    /// compared with each key decoded) redacted.
+    package static func redactedQuery(_ query: Substring, exactKeys keys: Set<String>) -> String {
+        query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
             guard let value = secretValue(in: pair, keys: keys) else { return String(pair) }
             return String(pair[..<value.startIndex]) + placeholder
-        }
-        result.replaceSubrange(query, with: redacted.joined(separator: "&"))
-        return result
+        }.joined(separator: "&")
     }
 
     /// The query of `url`: after the first `?`, before any `#`.

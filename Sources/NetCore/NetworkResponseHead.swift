@@ -31,6 +31,13 @@ public struct NetworkResponseHead: Sendable, Hashable, CustomStringConvertible {
         headers["Content-Type"].flatMap(MediaType.essence)
     }
 
+    /// Whether the body has a content coding (gzip, br…) other than `identity`: its
+    /// `Content-Length` then counts encoded bytes, not the bytes a reader receives once decoded.
+    package var hasContentCoding: Bool {
+        let coding = headers["Content-Encoding"].map(NetworkHeader.trimmingOptionalWhitespace)?.lowercased() ?? ""
+        return !coding.isEmpty && coding != "identity"
+    }
+
     /// `Content-Length` as a number, or `nil` when absent or not a valid length.
     public var expectedContentLength: Int64? {
         headers["Content-Length"].flatMap { Int64($0) }.flatMap { $0 >= 0 ? $0 : nil }

@@ -29,6 +29,19 @@ enum BodyFile {
         try write(data, to: file, path: url.path)
     }
 
+    /// Replaces `url` with a file holding `data`, owner-only: written beside it under a name of
+    /// its own and renamed over it, so a reader sees the old file or the new one, never half.
+    static func replacePrivately(_ url: URL, with data: Data) throws {
+        let staging = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString)")
+        do {
+            try writePrivately(data, to: staging)
+            try replace(url, with: staging)
+        } catch {
+            remove(staging)
+            throw error
+        }
+    }
+
     /// Appends `data` to `file`.
     static func write(_ data: Data, to file: FileHandle, path: String) throws {
         do {

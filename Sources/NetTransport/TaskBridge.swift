@@ -89,8 +89,7 @@ final class TaskBridge: Sendable {
             guard !state.headDelivered else { return nil }
             state.headDelivered = true
             state.headArrived = true
-            let encoding = head.headers["Content-Encoding"]?.lowercased() ?? ""
-            if !encoding.isEmpty && encoding != "identity" {
+            if head.hasContentCoding {
                 // Its Content-Length (if any) is the compressed size.
                 state.compressed = (head.expectedContentLength, 0)
             }

@@ -10,11 +10,6 @@ import Testing
 struct AuthenticationLoadTests {
     static let count = 1_000
 
-    /// Arrivals at the server for this test's ids, as (id, Authorization).
-    static func arrivals(prefix: String) -> [(id: String, authorization: String)] {
-        LoopbackServer.authLog.withLock { $0 }.filter { $0.id.hasPrefix(prefix) }
-    }
-
     static func client(
         refresh: @escaping @Sendable (String?) async throws -> String, afterSigning: [any NetworkInterceptor] = []
     ) -> (NetworkClient, AuthenticationInterceptor<String>) {
@@ -45,7 +40,7 @@ struct AuthenticationLoadTests {
         }
         #expect(await refreshes.value == 1)
         #expect(await auth.refreshCount() == 1)
-        let arrivals = Self.arrivals(prefix: prefix)
+        let arrivals = LoopbackServer.authArrivals(prefix: prefix)
         let staleByID = Dictionary(grouping: arrivals.filter { $0.authorization == "Bearer stale" }, by: \.id)
         let freshByID = Dictionary(grouping: arrivals.filter { $0.authorization == "Bearer fresh" }, by: \.id)
         #expect(staleByID.values.allSatisfy { $0.count == 1 }, "a request was sent twice with the stale token")
@@ -82,7 +77,7 @@ struct AuthenticationLoadTests {
         #expect(errors.count == Self.count)
         #expect(errors.allSatisfy { ($0 as? RefreshRefused) == RefreshRefused() }, "every request fails with the refresh's own error")
         #expect(await refreshes.value == 1)
-        let arrivals = Self.arrivals(prefix: prefix)
+        let arrivals = LoopbackServer.authArrivals(prefix: prefix)
         #expect(arrivals.allSatisfy { $0.authorization == "Bearer stale" })
         #expect(Dictionary(grouping: arrivals, by: \.id).values.allSatisfy { $0.count == 1 }, "a request was resent with the stale token")
     }

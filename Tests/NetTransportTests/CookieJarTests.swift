@@ -82,6 +82,24 @@ struct CookieJarTests {
         #expect(try await echo(next, base) == "kept=yes; session=too", "session cookies are saved in the file too")
     }
 
+    @Test("a cached response brings back no cookie: the cache stores no Set-Cookie")
+    func cacheStoresNoSetCookie() async throws {
+        // The cache sits above the transport, so a stub stands in for the server here.
+        let stub = StubTransport()
+        stub.on(.get, "/page", respond: .text("page", headers: [
+            .header(key: "Set-Cookie", value: "a=1"), .header(key: "Cache-Control", value: "max-age=60"),
+        ]))
+        let jar = CookieJar()
+        let client = NetworkClient(transport: stub, cache: .memory(), cookieJar: jar)
+        _ = try await client.requestData(for: "https://example.com/page")
+        #expect(jar.cookies.map(\.name) == ["a"])
+        try jar.removeAll()  // as a later response deleting it would
+        let hit = try await client.requestData(for: "https://example.com/page")
+        #expect(hit.response.cacheStatus == .cache && stub.requests.count == 1)
+        #expect(hit.response.headers["Set-Cookie"] == nil)
+        #expect(jar.cookies.isEmpty, "the stored response did not set the cookie again")
+    }
+
     @Test("a damaged jar file is a typed error, not an empty jar")
     func damagedFile() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("net-jar-\(UUID().uuidString).json")

@@ -112,7 +112,8 @@ struct HARTests {
             _ = try await client.requestData(for: try NetworkRequest(url: "https://example.com/echo", httpMethod: .post, httpBody: Data(word.utf8)))
         }
         let replay = NetworkClient(transport: StubTransport(replaying: recorder.archive, matchingBodies: true))
-        let statuses = try await [1, 2, 3].asyncMap { _ in try await replay.requestData(for: "https://example.com/flaky").statusCode }
+        var statuses: [HTTPCode] = []
+        for _ in 0..<3 { statuses.append(try await replay.requestData(for: "https://example.com/flaky").statusCode) }
         #expect(statuses == [503, 200, 200])
         let two = try await replay.requestData(for: try NetworkRequest(url: "https://example.com/echo", httpMethod: .post, httpBody: Data("two".utf8)))
         #expect(two.data == Data("two".utf8))
@@ -180,13 +181,5 @@ struct HARTests {
         #expect(throws: HARError.self) { try HARArchive(data: Data("{\"log\": {}}".utf8)) }
         let missing = URL(fileURLWithPath: "/nonexistent/\(UUID().uuidString).har")
         #expect(throws: HARError.self) { try StubTransport(replaying: missing) }
-    }
-}
-
-extension Array {
-    func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
-        var results: [T] = []
-        for element in self { results.append(try await transform(element)) }
-        return results
     }
 }

@@ -29,6 +29,11 @@ enum LoopbackServer {
     static let heldReleased = Mutex<Set<String>>([])
     /// Every `/auth/:id` arrival: the id and the `Authorization` it carried.
     static let authLog = Mutex<[(id: String, authorization: String)]>([])
+
+    /// The `/auth/:id` arrivals whose id starts with `prefix` (one test's requests), in order.
+    static func authArrivals(prefix: String) -> [(id: String, authorization: String)] {
+        authLog.withLock { $0 }.filter { $0.id.hasPrefix(prefix) }
+    }
     static let shared = SharedLoopbackServer { try makeRouter() }
     static let gzipText = String(repeating: "Net decompresses gzip bodies. ", count: 200)
 

@@ -32,10 +32,6 @@ struct ProactiveRefreshTests {
             refresh: refresh)
     }
 
-    static func arrivals(prefix: String) -> [(id: String, authorization: String)] {
-        LoopbackServer.authLog.withLock { $0 }.filter { $0.id.hasPrefix(prefix) }
-    }
-
     @Test("100 concurrent requests with an expiring token: one refresh, the old token never sent")
     func burstBeforeExpiry() async throws {
         let refreshes = Counter()
@@ -57,7 +53,7 @@ struct ProactiveRefreshTests {
             for try await status in group { #expect(status == 200) }
         }
         #expect(await refreshes.value == 1)
-        let arrivals = Self.arrivals(prefix: prefix)
+        let arrivals = LoopbackServer.authArrivals(prefix: prefix)
         #expect(arrivals.count == 100, "every request arrives once, none is answered 401")
         #expect(arrivals.allSatisfy { $0.authorization == "Bearer fresh" })
     }
@@ -82,11 +78,13 @@ struct ProactiveRefreshTests {
         clock.advance(by: .seconds(45))  // 55 s left: inside it
         #expect(try await client.requestData(for: "\(base)/auth/\(prefix)2").statusCode == 200)
         #expect(replaced.value == [first], "the expiring token is the one replaced, once")
-        #expect(Self.arrivals(prefix: prefix).count == 3)
+        #expect(LoopbackServer.authArrivals(prefix: prefix).count == 3)
     }
 
-    // Without the join, A's 401 would start a second refresh, which waits for the same release:
-    // the count shows it, and the time limit ends the hang it would cause.
+    // The refresh is released once A's 401 has been seen (by isUnauthorized), which is just before
+    // A asks the store: the run usually, not always, finds the refresh still going. When it does,
+    // a missing join would start a second refresh (the count shows it; the time limit ends the
+    // hang); when A comes after, the old token no longer matches and A is simply retried.
     @Test("a 401 arriving while a proactive refresh runs joins it: one refresh for both paths", .timeLimit(.minutes(1)))
     func rejectionJoinsProactiveRefresh() async throws {
         let expired = LockedValue(false)
@@ -121,7 +119,7 @@ struct ProactiveRefreshTests {
         let statuses = try await (first, second)
         #expect(statuses == (200, 200))
         #expect(await refreshes.value == 1)
-        let arrivals = Self.arrivals(prefix: prefix).map { "\($0.id.dropFirst(prefix.count)) \($0.authorization)" }
+        let arrivals = LoopbackServer.authArrivals(prefix: prefix).map { "\($0.id.dropFirst(prefix.count)) \($0.authorization)" }
         #expect(arrivals.sorted() == ["a Bearer fresh", "a Bearer stale", "b Bearer fresh"])
     }
 
@@ -133,7 +131,7 @@ struct ProactiveRefreshTests {
         let base = try await LoopbackServer.shared.baseURL().absoluteString
         let prefix = "fail-\(UUID().uuidString.prefix(8))-"
         await #expect(throws: Refused.self) { try await client.requestData(for: "\(base)/auth/\(prefix)0") }
-        #expect(Self.arrivals(prefix: prefix).isEmpty)
+        #expect(LoopbackServer.authArrivals(prefix: prefix).isEmpty)
     }
 }
 

@@ -26,15 +26,15 @@ struct SetCookie: Equatable {
     init?(_ field: String) {
         let sections = field.split(separator: ";", omittingEmptySubsequences: false)
         guard let pair = sections.first, let equals = pair.firstIndex(of: "=") else { return nil }
-        name = Self.trimmed(pair[..<equals])
-        value = Self.trimmed(pair[pair.index(after: equals)...])
+        name = NetworkHeader.trimmingOptionalWhitespace(String(pair[..<equals]))
+        value = NetworkHeader.trimmingOptionalWhitespace(String(pair[pair.index(after: equals)...]))
         guard !name.isEmpty, name.utf8.count + value.utf8.count <= Self.maximumNameValueBytes,
               !(name + value).unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\t" || $0.value == 0x7F })
         else { return nil }
         for section in sections.dropFirst() {
             let equals = section.firstIndex(of: "=")
-            let key = Self.trimmed(section[..<(equals ?? section.endIndex)]).lowercased()
-            let argument = equals.map { Self.trimmed(section[section.index(after: $0)...]) } ?? ""
+            let key = NetworkHeader.trimmingOptionalWhitespace(String(section[..<(equals ?? section.endIndex)])).lowercased()
+            let argument = equals.map { NetworkHeader.trimmingOptionalWhitespace(String(section[section.index(after: $0)...])) } ?? ""
             guard argument.utf8.count <= Self.maximumAttributeBytes else { continue }
             switch key {
             case "expires":
@@ -58,13 +58,6 @@ struct SetCookie: Equatable {
                 continue
             }
         }
-    }
-
-    /// `text` without leading and trailing spaces and tabs (RFC 6265's WSP).
-    static func trimmed(_ text: Substring) -> String {
-        let isSpace = { (character: Character) in character == " " || character == "\t" }
-        guard let first = text.firstIndex(where: { !isSpace($0) }), let last = text.lastIndex(where: { !isSpace($0) }) else { return "" }
-        return String(text[first...last])
     }
 
     /// `Max-Age`'s value: an optional `-` and digits; saturates instead of overflowing.
@@ -105,7 +98,7 @@ extension SetCookie {
 
     /// A cookie name as RFC 6265 allows it (an RFC 9110 token), surrounding spaces aside.
     private static func isToken(_ text: Substring) -> Bool {
-        let name = trimmed(text)
+        let name = NetworkHeader.trimmingOptionalWhitespace(String(text))
         let separators = Set("()<>@,;:\\\"/[]?={} \t".unicodeScalars)
         return !name.isEmpty && name.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value < 0x7F && !separators.contains($0) }
     }

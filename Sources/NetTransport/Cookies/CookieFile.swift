@@ -32,14 +32,11 @@ enum CookieFile {
         return try encoder.encode(Contents(cookies: cookies))
     }
 
-    /// Writes beside `url` and renames over it: a reader never sees half a jar.
+    /// Replaces the jar at `url` atomically: a reader never sees half a jar.
     static func write(_ cookies: [NetworkCookie], to url: URL) throws {
-        let staging = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString)")
         do {
-            try BodyFile.writePrivately(try encode(cookies), to: staging)
-            try BodyFile.replace(url, with: staging)
+            try BodyFile.replacePrivately(url, with: try encode(cookies))
         } catch {
-            try? FileManager.default.removeItem(at: staging)
             throw CookieJarError.unwritable(path: url.path, reason: "\(error)")
         }
     }

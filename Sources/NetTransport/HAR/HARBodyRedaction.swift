@@ -8,19 +8,9 @@ enum HARBodyRedaction {
     /// `text` with credential values replaced, by the body's media type.
     static func redacting(_ text: String, contentType: String?, keys: Set<String>) -> String {
         let type = contentType?.lowercased() ?? ""
-        if type.contains("x-www-form-urlencoded") { return redactingForm(text, keys: keys) }
+        if type.contains("x-www-form-urlencoded") { return NetworkRedaction.redactedQuery(text[...], exactKeys: keys) }
         if type.contains("json") { return redactingJSON(text, keys: keys) }
         return text
-    }
-
-    /// `key=value&…` with the values of `keys` (compared decoded and lower-cased) replaced.
-    static func redactingForm(_ text: String, keys: Set<String>) -> String {
-        text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
-            guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
-            let key = pair[..<equals].replacingOccurrences(of: "+", with: " ")
-            let decoded = (key.removingPercentEncoding ?? key).lowercased()
-            return keys.contains(decoded) ? "\(pair[..<equals])=\(NetworkRedaction.placeholder)" : String(pair)
-        }.joined(separator: "&")
     }
 
     /// JSON text with the value of every member named in `keys` replaced by `"REDACTED"`, at any

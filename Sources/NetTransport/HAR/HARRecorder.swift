@@ -59,15 +59,7 @@ public final class HARRecorder: Sendable {
 
     /// Writes ``archive`` to `url`, owner-only (0600), replacing any file there atomically.
     public func write(to url: URL) throws {
-        let data = try archive.encoded()
-        let staging = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString)")
-        do {
-            try BodyFile.writePrivately(data, to: staging)
-            try BodyFile.replace(url, with: staging)
-        } catch {
-            BodyFile.remove(staging)
-            throw error
-        }
+        try BodyFile.replacePrivately(url, with: try archive.encoded())
     }
 
     /// The position of an exchange that is starting.

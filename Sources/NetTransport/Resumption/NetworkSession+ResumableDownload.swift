@@ -92,8 +92,7 @@ private struct PartialBodyWriter {
         let file = try partial.restart(recording: record)
         // A server may encode despite `identity`: its Content-Length then counts encoded bytes,
         // and the transport's framing has checked them; the decoded size is not known.
-        let coded = (response.response.headers["Content-Encoding"].map { !["", "identity"].contains($0.trimmingCharacters(in: .whitespaces).lowercased()) }) ?? false
-        let complete = coded ? nil : response.response.expectedContentLength
+        let complete = response.response.hasContentCoding ? nil : response.response.expectedContentLength
         return try await write(response, to: file, from: 0, complete: complete, resumable: record != nil)
     }
 
@@ -127,14 +126,7 @@ private struct PartialBodyWriter {
     /// Writes the body to a new file in the temporary directory.
     private func deliverAsIs(_ response: NetworkStreamResponse) async throws -> NetworkDownloadResponse {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("net-download-\(UUID().uuidString)")
-        let file = try BodyFile.create(at: url)
-        do {
-            defer { try? file.close() }
-            for try await chunk in response.body { try BodyFile.write(chunk, to: file, path: url.path) }
-        } catch {
-            BodyFile.remove(url)
-            throw error
-        }
+        _ = try await BodyCollector(destination: .file(url), limit: nil, progress: nil).collect(response)
         return NetworkDownloadResponse(url: url, response: response.response, originalRequest: originalRequest)
     }
 }

@@ -44,8 +44,7 @@ struct PartialDownload {
     /// usable validator, or a content coding (byte offsets would then count encoded bytes, while
     /// the file holds decoded ones).
     static func record(for head: NetworkResponseHead, url: URL) -> Record? {
-        let coding = head.headers["Content-Encoding"]?.trimmingCharacters(in: .whitespaces).lowercased()
-        guard coding == nil || coding == "identity" || coding == "" else { return nil }
+        guard !head.hasContentCoding else { return nil }
         if let tag = head.headers["ETag"]?.trimmingCharacters(in: .whitespaces) {
             return tag.hasPrefix("W/") || tag.isEmpty ? nil : Record(url: url.absoluteString, ifRange: tag)
         }

@@ -106,19 +106,15 @@ struct Exchange {
             } else {
                 response = try await client.requestDownload(for: plan.request, to: staging, progress: reporter)
             }
-        } catch NetworkError.transport(.cannotWriteBody(let path, let reason)) where options.continueDownload {
-            reporter.finish()
-            await drawing.value
-            throw NetworkError.transport(.cannotWriteBody(path: path, reason: reason))
-        } catch NetworkError.transport(.cannotWriteBody(_, let reason)) {
-            // The hidden staging file is ours, not the user's: name the file they asked for.
-            reporter.finish()
-            await drawing.value
-            throw NetworkError.transport(.cannotWriteBody(path: destination.path, reason: reason))
         } catch {
             reporter.finish()
             await drawing.value
-            if options.continueDownload { Self.notePartial(of: destination) }
+            if options.continueDownload {
+                Self.notePartial(of: destination)
+            } else if case NetworkError.transport(.cannotWriteBody(_, let reason)) = error {
+                // The hidden staging file is ours, not the user's: name the file they asked for.
+                throw NetworkError.transport(.cannotWriteBody(path: destination.path, reason: reason))
+            }
             throw error
         }
         await drawing.value

@@ -89,16 +89,6 @@ public struct RequestOptions: ParsableArguments {
         }
     }
 
-    /// The header fields given on this command line (items and `--bearer`), which a session keeps.
-    var givenHeaders: [NetworkHeader] {
-        var headers = items.compactMap { text -> NetworkHeader? in
-            guard case .header(let name, let value)? = try? RequestItem(parsing: text) else { return nil }
-            return NetworkHeader(name: name, value: value)
-        }
-        if let bearer { headers.append(NetworkHeader(name: "Authorization", value: "Bearer \(bearer)")) }
-        return headers
-    }
-
     /// The request the arguments describe.
     func plan(method: NetworkHttpMethod) throws -> RequestPlan {
         try RequestPlan(

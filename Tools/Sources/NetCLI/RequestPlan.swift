@@ -8,6 +8,9 @@ public struct RequestPlan: Sendable {
     public var request: NetworkRequest
     /// The form's parts when the body is `multipart/form-data`.
     public var multipartParts: [any NetworkMultipartFormDataConvertible]?
+    /// The header fields the command line gave (`Header:value` items and `--bearer`), which
+    /// `--session` keeps for later runs.
+    public var givenHeaders: [NetworkHeader] = []
 
     /// Builds the request for `method` and `url` from the command line's items.
     ///
@@ -33,6 +36,7 @@ public struct RequestPlan: Sendable {
         if let bearer {
             headers.append(NetworkHeader(name: "Authorization", value: "Bearer \(bearer)"))
         }
+        givenHeaders = headers
         let url = Self.absoluteURL(url)
         do {
             if fields.contains(where: \.value.isFile) {

@@ -24,7 +24,7 @@ public struct VerbCommand<Verb: HTTPVerb>: AsyncParsableCommand {
     /// Sends the request (or prints it as curl) and sets the exit status from the response.
     public func run() async throws {
         var plan = try options.plan(method: Verb.method)
-        let session = try options.session.map { try SessionFile.load($0).merging(options.givenHeaders) }
+        let session = try options.session.map { try SessionFile.load($0).merging(plan.givenHeaders) }
         try session?.apply(to: &plan.request)
         if options.curl {
             Output.write(try CurlRendering.command(for: plan) + "\n")
