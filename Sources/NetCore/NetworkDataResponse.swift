@@ -12,6 +12,9 @@ public struct NetworkDataResponse: NetworkResponse, CustomStringConvertible {
     public let response: NetworkResponseHead
     /// The request as the caller built it.
     public let originalRequest: NetworkRequest
+    /// How the call went: its attempts, their phase times, retries and cache status (empty for a
+    /// response made by hand).
+    public var metrics = NetworkMetrics()
 
     /// Creates a data response.
     public init(data: Data, response: NetworkResponseHead, originalRequest: NetworkRequest) {

@@ -14,6 +14,9 @@ public struct NetworkDownloadResponse: NetworkResponse, CustomStringConvertible 
     public let response: NetworkResponseHead
     /// The request as the caller built it.
     public let originalRequest: NetworkRequest
+    /// How the call went: its attempts, their phase times, retries and cache status (empty for a
+    /// response made by hand).
+    public var metrics = NetworkMetrics()
 
     /// Creates a download response.
     public init(url: URL, response: NetworkResponseHead, originalRequest: NetworkRequest) {

@@ -17,6 +17,8 @@ public protocol NetworkResponse: Sendable {
     var response: NetworkResponseHead { get }
     /// The request as the caller built it, before any interceptor changed it.
     var originalRequest: NetworkRequest { get }
+    /// How the call went (see ``NetworkMetrics``).
+    var metrics: NetworkMetrics { get }
     /// The body's bytes; a download reads its file.
     func bodyData() throws -> Data
     /// Wraps a failure about this kind of response in the matching ``NetworkError`` case.
@@ -24,6 +26,9 @@ public protocol NetworkResponse: Sendable {
 }
 
 extension NetworkResponse {
+    /// Empty metrics, for a response type that does not record any.
+    public var metrics: NetworkMetrics { NetworkMetrics() }
+
     /// The response's status code.
     public var statusCode: HTTPCode { response.statusCode }
 

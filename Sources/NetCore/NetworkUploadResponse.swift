@@ -22,6 +22,9 @@ public struct NetworkUploadResponse: NetworkResponse, CustomStringConvertible {
     public let response: NetworkResponseHead
     /// The request as the caller built it.
     public let originalRequest: NetworkRequest
+    /// How the call went: its attempts, their phase times, retries and cache status (empty for a
+    /// response made by hand).
+    public var metrics = NetworkMetrics()
     /// What was uploaded.
     public let uploadType: UploadType
 

@@ -21,6 +21,7 @@ public struct ConcurrencyLimitedTransport: Transport {
     /// Waits for a free slot, then sends through ``base``; the slot is freed when the body ends.
     public func exchange(_ request: NetworkRequest, progress: TransportProgressHandler?) async throws -> NetworkStreamResponse {
         try await permits.acquire()
+        ExchangeMetricsRecorder.current?.reached(.queued)
         do {
             var response = try await base.exchange(request, progress: progress)
             let permits = permits

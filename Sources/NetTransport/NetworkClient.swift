@@ -18,12 +18,14 @@ import NetCore
 /// request as sent (signed) and every result, retried ones included. `retryNumber` counts the
 /// call's retries, whoever asked; ``RetryPolicy``'s budget counts only the retries it asked for
 /// itself, so an authentication refresh does not use it up.
-public actor NetworkClient: NetworkSession {
+public actor NetworkClient: NetworkSession, CallWrapping {
     /// Sends the requests: the transport, wrapped in the cache and concurrency-limit stages when
     /// they are set.
     public let transport: any Transport
     /// The interceptors, in the order they run.
     public let interceptors: [any NetworkInterceptor]
+    /// Those of ``interceptors`` that also wrap whole calls, in order.
+    nonisolated let callInterceptors: [any NetworkCallInterceptor]
     /// The most retries one call may make in all, whatever the interceptors ask.
     public let maximumRetryCount: Int
     /// Whether calls follow redirects.
@@ -82,6 +84,7 @@ public actor NetworkClient: NetworkSession {
         }
         self.transport = transport
         self.interceptors = interceptors
+        self.callInterceptors = interceptors.compactMap { $0 as? any NetworkCallInterceptor }
         self.maximumRetryCount = max(0, maximumRetryCount)
         self.redirectPolicy = redirectPolicy
         self.timeout = timeout
@@ -113,7 +116,7 @@ public actor NetworkClient: NetworkSession {
                 try await interceptor.interceptResponse(originalRequest, retryNumber: retryNumber, result: result)
             }
             if case .nothing = decision { continue }
-            ledger?.recordRetry(by: index)
+            ledger?.recordRetry(by: index, named: String(describing: type(of: interceptor)))
             return decision
         }
         return .nothing

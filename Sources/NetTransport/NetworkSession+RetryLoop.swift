@@ -49,15 +49,28 @@ extension NetworkSession {
         var request = try convertible.asNetworkRequest()
         if case .upload(let body?) = call { request.body = body }
         let settings = await settings()
+        if let wrapping = self as? any CallWrapping, !wrapping.callInterceptors.isEmpty {
+            return try await Self.wrapped(request, in: wrapping.callInterceptors, from: 0) { request in
+                try await self.runCall(request, call: call, settings: settings, progress: progress)
+            }.outcome
+        }
+        return try await runCall(request, call: call, settings: settings, progress: progress)
+    }
+
+    /// One call's deadline and retry loop, with the session's clock bound when it is not the default.
+    nonisolated private func runCall(
+        _ request: NetworkRequest, call: SessionCall, settings: SessionSettings, progress: NetworkProgressReporter?
+    ) async throws -> CallOutcome {
         let deadline = CallDeadline(request: request, timeout: settings.timeout, clock: settings.clock, attemptTimeout: settings.attemptTimeout)
+        let metrics = CallMetricsRecorder()
         // Bound only when it is not the default, which its readers fall back to: every binding is
         // copied into each attempt's task.
         guard settings.clock is ContinuousClock else {
             return try await SessionClock.$current.withValue(settings.clock) {
-                try await retryLoop(request, call: call, settings: settings, deadline: deadline, progress: progress)
+                try await retryLoop(request, call: call, settings: settings, deadline: deadline, metrics: metrics, progress: progress)
             }
         }
-        return try await retryLoop(request, call: call, settings: settings, deadline: deadline, progress: progress)
+        return try await retryLoop(request, call: call, settings: settings, deadline: deadline, metrics: metrics, progress: progress)
     }
 
     /// The seed's protocol as one stage: `interceptRequest` before each attempt, one attempt
@@ -66,7 +79,7 @@ extension NetworkSession {
     /// session's clock, and never past the deadline).
     nonisolated private func retryLoop(
         _ callersRequest: NetworkRequest, call: SessionCall, settings: SessionSettings, deadline: CallDeadline,
-        progress: NetworkProgressReporter?
+        metrics: CallMetricsRecorder, progress: NetworkProgressReporter?
     ) async throws -> CallOutcome {
         var request = callersRequest
         let transport = settings.transport
@@ -83,9 +96,10 @@ extension NetworkSession {
             do {
                 // One attempt within the deadline: signing (which may wait for a credential
                 // refresh), the exchange and, unless the call streams, reading the body.
-                let attempt = try await deadline.run { [request] in
+                let attempt = try await deadline.run { [request, retryNumber] in
                     try await self.attempt(request, call: call, callersRequest: callersRequest, transport: transport,
-                                           redirects: redirects, destination: staging.destination, progress: report)
+                                           redirects: redirects, destination: staging.destination, progress: report,
+                                           metrics: metrics, retryNumber: retryNumber)
                 }
                 sent = attempt.sent
                 stream = attempt.outcome.stream
@@ -99,11 +113,14 @@ extension NetworkSession {
             } catch {
                 staging.discard()
                 result = .failure(error)
+                metrics.attemptFailed(error, retryNumber: retryNumber)
             }
             let decision: NetworkSessionInterceptionResult
             do {
+                // The interceptors see the metrics so far, this attempt's included.
+                let seen = result.map { $0.with(metrics.snapshot()) }
                 decision = try await RetryLedger.$current.withValue(ledger) {
-                    try await interceptResponse(networkSession: self, originalRequest: sent, retryNumber: retryNumber, result: result)
+                    try await interceptResponse(networkSession: self, originalRequest: sent, retryNumber: retryNumber, result: seen)
                 }
             } catch {
                 staging.discard()
@@ -113,7 +130,7 @@ extension NetworkSession {
             var delay: Duration?
             switch decision {
             case .nothing:
-                return CallOutcome(interception: try staging.complete(result), stream: stream)
+                return CallOutcome(interception: try staging.complete(result), stream: stream).with(metrics.snapshot(finished: true))
             case .retry(let request):
                 next = request
             case .retryAfter(let wait, let request):
@@ -121,8 +138,9 @@ extension NetworkSession {
                 delay = wait
             }
             guard retryNumber < settings.maximumRetryCount, (deadline.remaining > .zero) else {
-                return CallOutcome(interception: try staging.complete(result), stream: stream)
+                return CallOutcome(interception: try staging.complete(result), stream: stream).with(metrics.snapshot(finished: true))
             }
+            metrics.recordRetry(after: result, requestedBy: ledger.lastRequester, delay: delay)
             staging.discard()
             stream = nil  // closes a retried stream's connection before the wait
             if let delay, delay > .zero { try await deadline.wait(delay) }
@@ -135,7 +153,8 @@ extension NetworkSession {
     /// whole unless the call streams (its deadline then ends with the head).
     nonisolated private func attempt(
         _ request: NetworkRequest, call: SessionCall, callersRequest: NetworkRequest, transport: any Transport,
-        redirects: RedirectStage, destination: TransportBodyDestination, progress: TransportProgressHandler?
+        redirects: RedirectStage, destination: TransportBodyDestination, progress: TransportProgressHandler?,
+        metrics: CallMetricsRecorder, retryNumber: Int
     ) async throws -> (sent: NetworkRequest, outcome: CallOutcome) {
         var sent: NetworkRequest
         do {
@@ -146,22 +165,25 @@ extension NetworkSession {
         } catch {
             throw InterceptRequestFailure(error: error)
         }
-        let response = try await redirects.exchange(sent, through: transport, progress: progress)
+        let (response, record) = try await redirects.exchange(sent, through: transport, progress: progress,
+                                                              metrics: metrics, retryNumber: retryNumber)
         if case .stream = call {
             let stream = NetworkStreamResponse(response: response.response, body: response.body, originalRequest: callersRequest)
             let head = NetworkDataResponse(data: Data(), response: response.response, originalRequest: callersRequest)
             return (sent, CallOutcome(interception: .data(head), stream: stream))
         }
         let collector = BodyCollector(destination: destination, limit: transport.responseLimits.maximumInMemoryBodySize, progress: progress)
-        let interception = try await Self.interception(response, call: call, sent: sent, callersRequest: callersRequest, collector: collector)
+        let interception = try await Self.interception(response, call: call, sent: sent, callersRequest: callersRequest,
+                                                       collector: collector, record: record)
         return (sent, CallOutcome(interception: interception, stream: nil))
     }
 
     private static func interception(
         _ response: NetworkStreamResponse, call: SessionCall, sent: NetworkRequest, callersRequest: NetworkRequest,
-        collector: BodyCollector
+        collector: BodyCollector, record: ExchangeMetricsRecorder?
     ) async throws -> NetworkSessionInterception {
         let collected = try await collector.collect(response)
+        record?.bodyCompleted(bytes: collected.bodyByteCount)
         switch call {
         case .data, .stream:
             return .data(NetworkDataResponse(data: collected.body, response: collected.head, originalRequest: callersRequest))
@@ -191,6 +213,13 @@ struct InterceptRequestFailure: Error {
 struct CallOutcome: Sendable {
     let interception: NetworkSessionInterception
     let stream: NetworkStreamResponse?
+
+    /// The same outcome, its responses carrying `metrics`.
+    func with(_ metrics: NetworkMetrics) -> CallOutcome {
+        var stream = stream
+        stream?.metrics = metrics
+        return CallOutcome(interception: interception.with(metrics), stream: stream)
+    }
 }
 
 /// How many retries each interceptor of a ``NetworkClient`` has asked for in the current call, so
@@ -208,13 +237,19 @@ final class RetryLedger: Sendable {
         return current.retries(of: asking)
     }
 
-    private let counts = Locked<[Int: Int]>([:])
+    private let counts = Locked<(byInterceptor: [Int: Int], lastRequester: String?)>(([:], nil))
 
     func retries(of interceptor: Int) -> Int {
-        counts.withLock { $0[interceptor, default: 0] }
+        counts.withLock { $0.byInterceptor[interceptor, default: 0] }
     }
 
-    func recordRetry(by interceptor: Int) {
-        counts.withLock { $0[interceptor, default: 0] += 1 }
+    /// The type name of the interceptor that asked for the latest retry.
+    var lastRequester: String? { counts.withLock { $0.lastRequester } }
+
+    func recordRetry(by interceptor: Int, named name: String) {
+        counts.withLock {
+            $0.byInterceptor[interceptor, default: 0] += 1
+            $0.lastRequester = name
+        }
     }
 }

@@ -23,6 +23,30 @@ public enum NetworkSessionInterception: Sendable {
 
     /// The status code, whatever the kind.
     public var statusCode: HTTPCode { response.statusCode }
+
+    /// How the call went so far, whatever the kind (see ``NetworkMetrics``).
+    public var metrics: NetworkMetrics {
+        switch self {
+        case .data(let response): response.metrics
+        case .download(let response): response.metrics
+        case .upload(let response): response.metrics
+        }
+    }
+
+    /// The same response carrying `metrics`.
+    func with(_ metrics: NetworkMetrics) -> NetworkSessionInterception {
+        switch self {
+        case .data(var response):
+            response.metrics = metrics
+            return .data(response)
+        case .download(var response):
+            response.metrics = metrics
+            return .download(response)
+        case .upload(var response):
+            response.metrics = metrics
+            return .upload(response)
+        }
+    }
 }
 
 /// What an interceptor decides after seeing a response or an error.

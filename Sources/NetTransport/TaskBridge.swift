@@ -31,6 +31,8 @@ final class TaskBridge: Sendable {
     }
 
     private let progress: TransportProgressHandler?
+    /// Where the request body's progress is noted, in a session call.
+    private let record = ExchangeMetricsRecorder.current
     private let request: NetworkRequest
     private let limits: ResponseLimits
     private let cancelQueue: DispatchQueue
@@ -121,6 +123,10 @@ final class TaskBridge: Sendable {
 
     /// Request body bytes went out.
     func sent(total: Int64, expected: Int64) {
+        if let record {
+            record.sentRequestBody(bytes: total)
+            if expected > 0, total >= expected { record.reached(.requestSent) }
+        }
         progress?(NetworkProgress(direction: .upload, completedBytes: total, expectedBytes: expected > 0 ? expected : nil))
     }
 

@@ -47,6 +47,9 @@ public struct NetworkStreamResponse: Sendable {
     public var body: NetworkResponseBody
     /// The request as the caller made it (for a transport's answer: the request it sent).
     public var originalRequest: NetworkRequest
+    /// How the call went up to the head (a session's `requestStream` fills it; the body's own
+    /// phases are not in it, as the body has not been read). Empty for a transport's answer.
+    public var metrics = NetworkMetrics()
 
     /// Creates a response from its parts.
     public init(response: NetworkResponseHead, body: NetworkResponseBody, originalRequest: NetworkRequest) {

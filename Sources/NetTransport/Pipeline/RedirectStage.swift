@@ -15,7 +15,14 @@ struct RedirectStage: Sendable {
     static let drainLimit = 64 << 10
 
     /// Every transport validates the request it is given, so this stage does not again.
-    func exchange(_ request: NetworkRequest, through transport: any Transport, progress: TransportProgressHandler?) async throws -> NetworkStreamResponse {
+    ///
+    /// With `metrics`, each request sent is recorded (as try `retryNumber` of the call), its
+    /// transport finding the record as ``ExchangeMetricsRecorder/current``; the final request's
+    /// record is returned so the body's end can be noted on it.
+    func exchange(
+        _ request: NetworkRequest, through transport: any Transport, progress: TransportProgressHandler?,
+        metrics: CallMetricsRecorder? = nil, retryNumber: Int = 0
+    ) async throws -> (response: NetworkStreamResponse, record: ExchangeMetricsRecorder?) {
         var current = request
         if !current.body.isNone, !current.headers.contains(name: "Content-Type") {
             // Without one, libcurl would label the body application/x-www-form-urlencoded.
@@ -24,12 +31,21 @@ struct RedirectStage: Sendable {
         var followed = 0
         while true {
             try Task.checkCancellation()
-            var response = try await transport.exchange(current, progress: progress)
+            let record = metrics?.beginExchange(current, retryNumber: retryNumber, redirectNumber: followed)
+            var response: NetworkStreamResponse
+            if let record {
+                response = try await ExchangeMetricsRecorder.$current.withValue(record) { [current] in
+                    try await transport.exchange(current, progress: progress)
+                }
+                record.received(response.response)
+            } else {
+                response = try await transport.exchange(current, progress: progress)
+            }
             response.body = BodyFraming.checked(response.body, head: response.response, method: current.httpMethod)
             guard case .follow(let limit) = policy,
                   let next = try RedirectRule.nextRequest(after: response.response, for: current) else {
                 response.originalRequest = request
-                return response
+                return (response, record)
             }
             guard followed < limit else {
                 throw NetworkError.transport(.tooManyRedirects(limit: limit, lastURL: next.redactedURL))

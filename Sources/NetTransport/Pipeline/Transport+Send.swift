@@ -18,7 +18,7 @@ extension Transport {
     ) async throws -> TransportResponse {
         let responseLimits = responseLimits
         return try await CallDeadline(request: request, timeout: timeout, clock: ContinuousClock()).run {
-            let response = try await RedirectStage(policy: redirectPolicy).exchange(request, through: self, progress: progress)
+            let response = try await RedirectStage(policy: redirectPolicy).exchange(request, through: self, progress: progress).response
             return try await BodyCollector(destination: destination, limit: responseLimits.maximumInMemoryBodySize, progress: progress)
                 .collect(response)
         }

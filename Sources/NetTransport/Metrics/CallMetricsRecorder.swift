@@ -1,0 +1,139 @@
+import Foundation
+import NetCore
+#if canImport(Darwin)
+import os
+#else
+import Synchronization
+#endif
+
+/// Collects one call's ``NetworkMetrics`` as it runs: the session's loop starts it, the redirect
+/// stage opens an ``ExchangeMetricsRecorder`` per request, the loop notes each retry, and every
+/// response the call hands out carries a snapshot.
+///
+/// Times are `ContinuousClock` offsets from the call's start: measurements, not logic, so they do
+/// not follow a session's injected clock. The lock is held inline (rather than in a `Locked`), so
+/// a call's metrics cost one allocation besides the attempts' array.
+package final class CallMetricsRecorder: Sendable {
+    private let start = ContinuousClock.now
+    #if canImport(Darwin)
+    private let lock: OSAllocatedUnfairLock<NetworkMetrics>
+    #else
+    private let lock: Mutex<NetworkMetrics>
+    #endif
+
+    package init() {
+        #if canImport(Darwin)
+        lock = OSAllocatedUnfairLock(initialState: NetworkMetrics(startDate: Date()))
+        #else
+        lock = Mutex(NetworkMetrics(startDate: Date()))
+        #endif
+    }
+
+    private func withLock<Result: Sendable>(_ body: @Sendable (inout NetworkMetrics) -> Result) -> Result {
+        #if canImport(Darwin)
+        lock.withLock(body)
+        #else
+        lock.withLock { body(&$0) }
+        #endif
+    }
+
+    /// How long since the call started.
+    package var elapsed: Duration { ContinuousClock.now - start }
+
+    /// Opens the record of one request about to be sent.
+    func beginExchange(_ request: NetworkRequest, retryNumber: Int, redirectNumber: Int) -> ExchangeMetricsRecorder {
+        let attempt = NetworkMetrics.Attempt(retryNumber: retryNumber, redirectNumber: redirectNumber,
+                                             method: request.httpMethod, url: request.url, started: elapsed)
+        let index = withLock { metrics in
+            metrics.attempts.append(attempt)
+            return metrics.attempts.count - 1
+        }
+        return ExchangeMetricsRecorder(call: self, index: index)
+    }
+
+    /// Changes the record of attempt `index`.
+    func update(_ index: Int, _ change: @Sendable (inout NetworkMetrics.Attempt) -> Void) {
+        withLock { change(&$0.attempts[index]) }
+    }
+
+    /// Notes what try `retryNumber` failed with, on its last request (none if it failed before
+    /// sending one).
+    func attemptFailed(_ error: any Error, retryNumber: Int) {
+        let type = NetworkMetrics.errorType(of: error)
+        withLock { metrics in
+            guard let last = metrics.attempts.indices.last, metrics.attempts[last].retryNumber == retryNumber else { return }
+            metrics.attempts[last].errorType = type
+        }
+    }
+
+    /// Notes a retry after the latest attempt, with what that attempt ended with.
+    func recordRetry(after result: Result<NetworkSessionInterception, any Error>, requestedBy: String?, delay: Duration?) {
+        let reason = switch result {
+        case .success(let response): String(response.statusCode.rawValue)
+        case .failure(let error): NetworkMetrics.errorType(of: error)
+        }
+        withLock { metrics in
+            metrics.retries.append(NetworkMetrics.Retry(afterAttempt: metrics.attempts.count - 1, reason: reason,
+                                                        requestedBy: requestedBy, delay: delay))
+        }
+    }
+
+    /// The metrics so far; with `finished`, the call's duration is set to now.
+    func snapshot(finished: Bool = false) -> NetworkMetrics {
+        let now = finished ? elapsed : nil
+        return withLock { metrics in
+            if let now { metrics.duration = now }
+            return metrics
+        }
+    }
+}
+
+/// The record of one request on the wire. Transports (and the concurrency limit) find it as
+/// ``current`` while their `exchange` runs and report the phases only they can see; a transport
+/// that reports nothing leaves those phases absent.
+package struct ExchangeMetricsRecorder: Sendable {
+    /// The exchange being made in this task, bound by the redirect stage around each
+    /// `Transport.exchange` of a session call; `nil` outside one.
+    @TaskLocal package static var current: ExchangeMetricsRecorder?
+
+    private let call: CallMetricsRecorder
+    private let index: Int
+
+    init(call: CallMetricsRecorder, index: Int) {
+        self.call = call
+        self.index = index
+    }
+
+    /// Notes that `phase` ended now (the first report of a phase counts).
+    package func reached(_ phase: NetworkMetrics.Phase) {
+        let now = call.elapsed
+        call.update(index) { attempt in
+            if attempt.phases[phase] == nil { attempt.phases[phase] = now }
+        }
+    }
+
+    /// Notes how many request body bytes have been handed to the connection so far.
+    package func sentRequestBody(bytes: Int64) {
+        call.update(index) { $0.requestBodyBytes = bytes }
+    }
+
+    /// The head arrived: its status, where it came from, and (unless the transport saw it sooner)
+    /// the first-byte time.
+    func received(_ head: NetworkResponseHead) {
+        let now = call.elapsed
+        call.update(index) { attempt in
+            attempt.statusCode = head.statusCode
+            attempt.cacheStatus = head.cacheStatus
+            if attempt.phases[.firstByte] == nil { attempt.phases[.firstByte] = now }
+        }
+    }
+
+    /// The body was read to its end: `bytes` of it.
+    func bodyCompleted(bytes: Int64) {
+        let now = call.elapsed
+        call.update(index) { attempt in
+            attempt.phases[.bodyComplete] = now
+            attempt.responseBodyBytes = bytes
+        }
+    }
+}
