@@ -17,15 +17,22 @@ let package = Package(
         .library(name: "NetReachability", targets: ["NetReachability"]),
         // Opt-in: empty unless the consumer enables the trait `AsyncHTTPClient`.
         .library(name: "NetAsyncHTTPClient", targets: ["NetAsyncHTTPClient"]),
+        // Opt-in: empty unless the consumer enables the trait `Observability`.
+        .library(name: "NetObservability", targets: ["NetObservability"]),
     ],
     traits: [
         .trait(name: "AsyncHTTPClient", description: "NetAsyncHTTPClient: AsyncHTTPClientTransport on swift-server/async-http-client (SwiftNIO)."),
+        .trait(name: "Observability", description: "NetObservability: ObservabilityInterceptor logging through swift-log, recording swift-metrics and tracing with swift-distributed-tracing."),
     ],
     dependencies: [
         // Resolved only for a consumer that enables the trait `AsyncHTTPClient` (both already
         // dependencies of AsyncHTTPClient itself).
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        // Resolved only for a consumer that enables the trait `Observability`.
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         // Test-only peers: no library product depends on them, so SwiftPM never resolves them for users.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
@@ -44,6 +51,12 @@ let package = Package(
             .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
             // Its decompression-limit error, to report which limit a body broke.
             .product(name: "NIOHTTPCompression", package: "swift-nio-extras", condition: .when(traits: ["AsyncHTTPClient"])),
+        ]),
+        .target(name: "NetObservability", dependencies: [
+            "NetTransport",
+            .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Observability"])),
+            .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Observability"])),
+            .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Observability"])),
         ]),
         // Shared by the test targets: a posix_spawn process runner and a seeded random generator.
         .target(name: "NetTestSupport", path: "Tests/NetTestSupport"),
@@ -85,6 +98,15 @@ let package = Package(
         .testTarget(name: "NetMultipartTests", dependencies: [
             "NetMultipart", "NetTransport", "NetTestSupport", "MultipartEncodeProbe",
             .product(name: "MultipartKit", package: "multipart-kit"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+        ]),
+        // NetObservability with swift-log's, swift-metrics' and swift-distributed-tracing's test
+        // backends, against a real server on 127.0.0.1 (`swift test --enable-all-traits`).
+        .testTarget(name: "NetObservabilityTests", dependencies: [
+            "Net", "NetObservability", "NetTestSupport",
+            .product(name: "InMemoryLogging", package: "swift-log"),
+            .product(name: "MetricsTestKit", package: "swift-metrics"),
+            .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             .product(name: "Hummingbird", package: "hummingbird"),
         ]),
         // Depends on the daemon so `swift test` builds it: the namespace tests run it as a process.

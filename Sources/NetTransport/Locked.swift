@@ -8,14 +8,14 @@ import Synchronization
 /// callback-driven parts (URLSession delegate, stub bookkeeping) need.
 ///
 /// `Mutex` needs macOS 15, so Apple platforms use `OSAllocatedUnfairLock` (macOS 13) instead.
-final class Locked<Value: Sendable>: Sendable {
+package final class Locked<Value: Sendable>: Sendable {
     #if canImport(Darwin)
     private let lock: OSAllocatedUnfairLock<Value>
     #else
     private let lock: Mutex<Value>
     #endif
 
-    init(_ value: Value) {
+    package init(_ value: Value) {
         #if canImport(Darwin)
         lock = OSAllocatedUnfairLock(initialState: value)
         #else
@@ -24,7 +24,7 @@ final class Locked<Value: Sendable>: Sendable {
     }
 
     /// Runs `body` with exclusive access to the value; keep it short and never await inside.
-    func withLock<Result: Sendable, Failure: Error>(
+    package func withLock<Result: Sendable, Failure: Error>(
         _ body: @Sendable (inout Value) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         #if canImport(Darwin)

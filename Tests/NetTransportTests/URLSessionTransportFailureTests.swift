@@ -162,20 +162,6 @@ struct URLSessionTransportFailureTests {
         #expect(sent.last?.fractionCompleted == 1)
     }
 
-    /// A loopback port with nothing listening: bound, read, closed.
-    static func closedPort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(descriptor, pointer, length) == 0 && getsockname(descriptor, pointer, &length) == 0
-            }
-        }
-        guard bound else { throw NetworkError.transport(.other("cannot bind a probe socket")) }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
+    /// A loopback port with nothing listening.
+    static func closedPort() throws -> Int { try LocalPorts.closed() }
 }

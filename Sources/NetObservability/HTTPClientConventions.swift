@@ -1,0 +1,85 @@
+#if Observability  // the package trait: without it this file compiles to nothing
+import Foundation
+import Instrumentation
+import Logging
+import NetCore
+import Tracing
+
+/// OpenTelemetry's HTTP client semantic conventions, as Net fills them: the attribute names, and
+/// their values for a request and its outcome. One place, so spans, metric dimensions and log
+/// metadata use the same names.
+enum HTTPClientConventions {
+    static let method = "http.request.method"
+    static let serverAddress = "server.address"
+    static let serverPort = "server.port"
+    static let scheme = "url.scheme"
+    static let fullURL = "url.full"
+    static let statusCode = "http.response.status_code"
+    static let errorType = "error.type"
+    static let resendCount = "http.request.resend_count"
+    static let requestDuration = "http.client.request.duration"
+    static let activeRequests = "http.client.active_requests"
+
+    /// What identifies where a request goes, without its path: low-cardinality metric dimensions.
+    static func dimensions(of request: NetworkRequest) -> [(String, String)] {
+        let scheme = request.url.scheme?.lowercased() ?? "http"
+        let port = request.url.port ?? (scheme == "https" ? 443 : 80)
+        return [(method, request.httpMethod.rawValue), (serverAddress, request.url.host ?? ""),
+                (serverPort, String(port)), (self.scheme, scheme)]
+    }
+
+    /// `error.type` of an outcome: the status code from 400 up, the error's type, or `nil`.
+    static func errorTypeValue(status: HTTPCode?, error: (any Error)?) -> String? {
+        if let error { return NetworkMetrics.errorType(of: error) }
+        if let status, status.rawValue >= 400 { return String(status.rawValue) }
+        return nil
+    }
+
+    /// A span's attributes for `request`: the dimensions and the redacted URL.
+    static func spanAttributes(of request: NetworkRequest) -> SpanAttributes {
+        var attributes = SpanAttributes()
+        for (name, value) in dimensions(of: request) {
+            attributes[name] = name == serverPort ? (Int64(value) ?? 0) as any SpanAttributeConvertible : value
+        }
+        attributes[fullURL] = NetworkRedaction.redactedURL(request.url)
+        return attributes
+    }
+
+    /// Sets a finished span's outcome: status code, `error.type`, and an error status for a
+    /// failure or a status from 400 up.
+    static func finish(_ span: any Span, status: HTTPCode?, error: (any Error)?) {
+        if let status { span.attributes[statusCode] = Int64(status.rawValue) }
+        guard let type = errorTypeValue(status: status, error: error) else { return }
+        span.attributes[errorType] = type
+        if let error { span.recordError(error) }
+        span.setStatus(SpanStatus(code: .error, message: type))
+    }
+
+    /// Log metadata for `request` (the URL redacted as everywhere in Net).
+    static func metadata(of request: NetworkRequest) -> Logger.Metadata {
+        [method: .string(request.httpMethod.rawValue), fullURL: .string(NetworkRedaction.redactedURL(request.url))]
+    }
+
+    /// A duration in whole nanoseconds, as swift-metrics' timers take it.
+    static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+
+    /// Milliseconds with one decimal, as log lines show durations.
+    static func milliseconds(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let tenths = (seconds * 10_000) + attoseconds / 100_000_000_000_000
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+}
+
+/// Writes a trace context into a request's header fields (W3C `traceparent`/`tracestate` with an
+/// OpenTelemetry tracer, whatever the tracer propagates otherwise).
+struct NetworkHeadersInjector: Injector {
+    func inject(_ value: String, forKey key: String, into carrier: inout NetworkHeaders) {
+        // A tracer's own propagation fields are valid header values; one that is not cannot be sent.
+        try? carrier.set(name: key, value: value)
+    }
+}
+#endif

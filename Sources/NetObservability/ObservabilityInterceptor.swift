@@ -1,0 +1,162 @@
+#if Observability  // the package trait: without it this file compiles to nothing
+import Foundation
+import Instrumentation
+import Logging
+import Metrics
+import NetCore
+import NetTransport
+import Tracing
+
+/// Logs, measures and traces every call of a ``NetworkClient`` through the server-side Swift
+/// ecosystem's APIs: swift-log, swift-metrics and swift-distributed-tracing, named after
+/// OpenTelemetry's HTTP client conventions.
+///
+/// ```swift
+/// let client = NetworkClient(
+///     transport: URLSessionTransport(),
+///     interceptors: [RetryPolicy(), ObservabilityInterceptor(logger: Logger(label: "api"))])
+/// ```
+///
+/// Per call it starts a client span (a child of the task's `ServiceContext`), counts it in
+/// `http.client.active_requests`, and logs one line at ``callLogLevel``. Per attempt (each retry;
+/// redirects are events of their attempt) it starts a child span, injects its context into the
+/// request's header fields through the tracer (`traceparent`/`tracestate` with an OpenTelemetry
+/// tracer), records `http.client.request.duration`, and logs one line at ``attemptLogLevel``. URLs
+/// are redacted as everywhere in Net. Place it last among the interceptors, so it sees the
+/// request as sent and every attempt's own result. It does nothing outside a `NetworkClient`.
+public struct ObservabilityInterceptor: NetworkCallInterceptor {
+    /// Where the lines go; `nil` for no logging.
+    public let logger: Logger?
+    /// The level of the one line per call.
+    public let callLogLevel: Logger.Level
+    /// The level of the one line per attempt.
+    public let attemptLogLevel: Logger.Level
+    /// Where metrics go; `nil` for the one bootstrapped with `MetricsSystem`, read per call.
+    public let metricsFactory: (any MetricsFactory)?
+    /// What starts spans; `nil` for the one bootstrapped with `InstrumentationSystem`, read per call.
+    public let tracer: (any Tracer)?
+
+    /// Creates the interceptor; by default it logs to `Logger(label: "net")` and uses the
+    /// bootstrapped metrics and tracing backends.
+    public init(
+        logger: Logger? = Logger(label: "net"), callLogLevel: Logger.Level = .info, attemptLogLevel: Logger.Level = .debug,
+        metricsFactory: (any MetricsFactory)? = nil, tracer: (any Tracer)? = nil
+    ) {
+        self.logger = logger
+        self.callLogLevel = callLogLevel
+        self.attemptLogLevel = attemptLogLevel
+        self.metricsFactory = metricsFactory
+        self.tracer = tracer
+    }
+
+    private var currentTracer: any Tracer { tracer ?? InstrumentationSystem.tracer }
+    private var currentFactory: any MetricsFactory { metricsFactory ?? MetricsSystem.factory }
+
+    /// The call's span, its count among active requests, and its log line.
+    public func interceptCall(
+        _ request: NetworkRequest, proceed: @Sendable (NetworkRequest) async throws -> NetworkCallResult
+    ) async throws -> NetworkCallResult {
+        let dimensions = HTTPClientConventions.dimensions(of: request)
+        let active = Meter(label: HTTPClientConventions.activeRequests, dimensions: dimensions, factory: currentFactory)
+        active.increment(by: 1)
+        defer { active.decrement(by: 1) }
+        let span = currentTracer.startSpan(request.httpMethod.rawValue, context: ServiceContext.current ?? .topLevel, ofKind: .client)
+        span.attributes = HTTPClientConventions.spanAttributes(of: request)
+        let call = CallObservation(span: span)
+        let start = ContinuousClock.now
+        do {
+            let result = try await CallObservation.$current.withValue(call) {
+                try await ServiceContext.$current.withValue(span.context) { try await proceed(request) }
+            }
+            finishCall(call, request: request, status: result.response.statusCode, error: nil,
+                       duration: ContinuousClock.now - start, metrics: result.metrics)
+            return result
+        } catch {
+            if let attempt = call.end() {
+                HTTPClientConventions.finish(attempt.span, status: nil, error: error)
+                attempt.span.end()
+            }
+            finishCall(call, request: request, status: nil, error: error, duration: ContinuousClock.now - start, metrics: nil)
+            throw error
+        }
+    }
+
+    /// Starts the attempt's span and puts its trace context into the request's header fields.
+    public func interceptRequest(_ request: NetworkRequest) async throws -> NetworkRequest {
+        guard let call = CallObservation.current else { return request }
+        var request = request
+        let tracer = currentTracer
+        let span = tracer.startSpan(request.httpMethod.rawValue, context: call.span.context, ofKind: .client)
+        span.attributes = HTTPClientConventions.spanAttributes(of: request)
+        tracer.inject(span.context, into: &request.headers, using: NetworkHeadersInjector())
+        call.begin(CallObservation.Attempt(span: span, start: .now))
+        return request
+    }
+
+    /// Ends the attempt's span, records its duration and logs it. Never asks for a retry.
+    public func interceptResponse(
+        _ request: NetworkRequest, retryNumber: Int, result: Result<NetworkSessionInterception, any Error>
+    ) async throws -> NetworkSessionInterceptionResult {
+        guard let call = CallObservation.current, let attempt = call.end() else { return .nothing }
+        let duration = ContinuousClock.now - attempt.start
+        let (status, error): (HTTPCode?, (any Error)?) = switch result {
+        case .success(let response): (response.statusCode, nil)
+        case .failure(let failure): (nil, failure)
+        }
+        let span = attempt.span
+        if retryNumber > 0 { span.attributes[HTTPClientConventions.resendCount] = Int64(retryNumber) }
+        if case .success(let response) = result {
+            for hop in response.metrics.attempts where hop.retryNumber == retryNumber && hop.redirectNumber > 0 {
+                span.addEvent(SpanEvent(name: "redirect", attributes: [HTTPClientConventions.fullURL: .string(hop.redactedURL)]))
+            }
+        }
+        HTTPClientConventions.finish(span, status: status, error: error)
+        span.end()
+        var dimensions = HTTPClientConventions.dimensions(of: request)
+        if let status { dimensions.append((HTTPClientConventions.statusCode, String(status.rawValue))) }
+        if let type = HTTPClientConventions.errorTypeValue(status: status, error: error) { dimensions.append((HTTPClientConventions.errorType, type)) }
+        Timer(label: HTTPClientConventions.requestDuration, dimensions: dimensions, factory: currentFactory)
+            .recordNanoseconds(HTTPClientConventions.nanoseconds(duration))
+        if let logger {
+            var metadata = HTTPClientConventions.metadata(of: request)
+            metadata[HTTPClientConventions.resendCount] = .stringConvertible(retryNumber)
+            log(to: logger, level: attemptLogLevel, what: "\(request.httpMethod) \(NetworkRedaction.redactedURL(request.url)) attempt \(retryNumber + 1)",
+                status: status, error: error, duration: duration, metadata: metadata)
+        }
+        return .nothing
+    }
+
+    private func finishCall(
+        _ call: CallObservation, request: NetworkRequest, status: HTTPCode?, error: (any Error)?, duration: Duration, metrics: NetworkMetrics?
+    ) {
+        if let metrics {
+            call.span.attributes["net.attempt_count"] = Int64(metrics.retries.count + 1)
+            call.span.attributes["net.redirect_count"] = Int64(metrics.redirectCount)
+        }
+        HTTPClientConventions.finish(call.span, status: status, error: error)
+        call.span.end()
+        guard let logger else { return }
+        var metadata = HTTPClientConventions.metadata(of: request)
+        if let metrics {
+            metadata["net.attempts"] = .stringConvertible(metrics.retries.count + 1)
+            metadata["net.redirects"] = .stringConvertible(metrics.redirectCount)
+            if let cache = metrics.cacheStatus { metadata["net.cache_status"] = .string("\(cache)") }
+        }
+        log(to: logger, level: callLogLevel, what: "\(request.httpMethod) \(NetworkRedaction.redactedURL(request.url))",
+            status: status, error: error, duration: duration, metadata: metadata)
+    }
+
+    private func log(
+        to logger: Logger, level: Logger.Level, what: String, status: HTTPCode?, error: (any Error)?, duration: Duration,
+        metadata: Logger.Metadata
+    ) {
+        var metadata = metadata
+        let milliseconds = HTTPClientConventions.milliseconds(duration)
+        metadata["net.duration_ms"] = .string(milliseconds)
+        if let status { metadata[HTTPClientConventions.statusCode] = .stringConvertible(status.rawValue) }
+        if let type = HTTPClientConventions.errorTypeValue(status: status, error: error) { metadata[HTTPClientConventions.errorType] = .string(type) }
+        let outcome = if let status { "→ \(status.rawValue)" } else { "failed (\(error.map { NetworkMetrics.errorType(of: $0) } ?? "unknown"))" }
+        logger.log(level: level, "\(what) \(outcome) in \(milliseconds) ms", metadata: metadata)
+    }
+}
+#endif
