@@ -120,13 +120,19 @@ private struct PartialBodyWriter {
             throw error
         }
         try partial.complete()
-        return NetworkDownloadResponse(url: partial.destination, response: response.response, originalRequest: originalRequest)
+        var download = NetworkDownloadResponse(url: partial.destination, response: response.response, originalRequest: originalRequest)
+        // The metrics of the request that delivered the body, up to its head.
+        download.metrics = response.metrics
+        return download
     }
 
     /// Writes the body to a new file in the temporary directory.
     private func deliverAsIs(_ response: NetworkStreamResponse) async throws -> NetworkDownloadResponse {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("net-download-\(UUID().uuidString)")
         _ = try await BodyCollector(destination: .file(url), limit: nil, progress: nil).collect(response)
-        return NetworkDownloadResponse(url: url, response: response.response, originalRequest: originalRequest)
+        var download = NetworkDownloadResponse(url: url, response: response.response, originalRequest: originalRequest)
+        // The metrics of the request that delivered the body, up to its head.
+        download.metrics = response.metrics
+        return download
     }
 }

@@ -27,6 +27,7 @@ struct Exchange {
         let response = try await client.requestData(for: plan.request)
         Output.write(printer.head(response.response))
         Output.write(printer.body(response.data, head: response.response))
+        reportTimings(response.metrics)
         return status(of: response.response)
     }
 
@@ -35,6 +36,7 @@ struct Exchange {
     /// compact JSON object per event instead (``eventLine(_:)``).
     private func stream(_ plan: RequestPlan, client: NetworkClient, printer: ResponsePrinter) async throws -> ExitStatus {
         let response = try await client.requestStream(for: plan.request)
+        let headArrived = ContinuousClock.now
         Output.write(printer.head(response.response))
         if Self.isEventStream(response.response.headers["Content-Type"]) {
             for try await event in response.body.serverSentEvents() {
@@ -45,7 +47,18 @@ struct Exchange {
                 Output.write(chunk)
             }
         }
+        // The call's metrics end at the head; the body is this command's to time.
+        var metrics = response.metrics
+        let total = (metrics.duration ?? .zero) + (ContinuousClock.now - headArrived)
+        if let last = metrics.attempts.indices.last { metrics.attempts[last].phases[.bodyComplete] = total }
+        reportTimings(metrics, total: total)
         return status(of: response.response)
+    }
+
+    /// `--timings`: the call's phases on standard error.
+    private func reportTimings(_ metrics: NetworkMetrics, total: Duration? = nil) {
+        guard options.timings else { return }
+        Output.error(TimingsReport.text(metrics, total: total ?? metrics.duration ?? .zero))
     }
 
     /// `{"event":"…","data":"…","id":"…"}` and a line break; `id` only when the stream has set one.
@@ -118,6 +131,7 @@ struct Exchange {
             throw error
         }
         await drawing.value
+        reportTimings(response.metrics)
         if options.continueDownload { return try finishResumable(response, destination: destination, printer: printer) }
 
         Output.write(printer.head(response.response))

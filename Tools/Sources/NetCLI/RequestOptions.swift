@@ -41,6 +41,11 @@ public struct RequestOptions: ParsableArguments {
     @Flag(name: [.customShort("S"), .long], help: "Print the body as it arrives, chunk by chunk, without pretty-printing.")
     var stream = false
 
+    @Flag(help: ArgumentHelp(
+        "After the response, print on standard error when each phase of each attempt ended, in ms from the start of the call (as curl -w).",
+        discussion: "Phases the transport cannot see (DNS, connect and TLS with either transport on Linux) are left out, not printed as zero."))
+    var timings = false
+
     @Flag(help: "Print the equivalent curl command, credentials redacted, without sending anything.")
     var curl = false
 
@@ -72,6 +77,7 @@ public struct RequestOptions: ParsableArguments {
                 throw ValidationError("--timeout must be at most \(Int(Self.maximumTimeout)) seconds (a year), not \(timeout)")
             }
         }
+        if curl && timings { throw ValidationError("--curl prints a command and sends nothing, so --timings has nothing to time") }
         if curl && download != nil { throw ValidationError("--curl prints a command and sends nothing, so --download has nothing to save") }
         if continueDownload && download == nil { throw ValidationError("--continue resumes a --download FILE: give one") }
         if stream && download != nil { throw ValidationError("--stream prints the body as it arrives and --download saves it: choose one") }

@@ -128,3 +128,49 @@ struct VerbTests {
         #expect(result.standardError.filter { $0 == "\n" }.count == 1)
     }
 }
+
+/// `--timings`, against a server that holds its head for a known time.
+@Suite("net --timings")
+struct TimingsTests {
+    /// The milliseconds on a `  NAME 12.3 ms` or `NAME 12.3 ms` line of standard error.
+    static func milliseconds(_ name: String, in output: String) -> [Double] {
+        output.split(separator: "\n").compactMap { line in
+            let text = line.trimmingCharacters(in: .whitespaces)
+            guard text.hasPrefix(name + " "), text.hasSuffix(" ms") else { return nil }
+            return Double(text.dropFirst(name.count + 1).dropLast(3))
+        }
+    }
+
+    @Test("a head held 300 ms: first byte at 300 ms or later, body complete and total after it, unseen phases left out",
+          arguments: ["urlsession", "ahc"])
+    func delayedHead(transport: String) async throws {
+        let base = try await EchoServer.shared.baseURL()
+        let result = try await ProcessRunner.net(["get", "--timings", "--transport", transport, "\(base)/sleep/0.3"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let firstByte = try #require(Self.milliseconds("first byte", in: result.standardError).first, "\(result.standardError)")
+        let complete = try #require(Self.milliseconds("body complete", in: result.standardError).first)
+        let total = try #require(Self.milliseconds("total", in: result.standardError).first)
+        #expect(firstByte >= 300 && firstByte <= complete && complete <= total)
+        #expect(result.standardError.hasPrefix("attempt 1: GET \(base)/sleep/0.3 → 200\n"))
+        for unseen in ["dns", "connect", "tls"] {
+            #expect(Self.milliseconds(unseen, in: result.standardError).isEmpty)
+        }
+        #expect(result.output.hasPrefix("HTTP 200"), "the response still goes to standard output")
+    }
+
+    @Test("a retried call lists each attempt and the retry's reason; --stream times the body it prints")
+    func retriedAndStreamed() async throws {
+        let base = try await EchoServer.shared.baseURL()
+        let key = UUID().uuidString
+        let retried = try await ProcessRunner.net(["get", "--timings", "--retry", "1", "\(base)/flaky/\(key)/1"])
+        #expect(retried.status == 0, "\(retried.standardError)")
+        #expect(retried.standardError.contains("attempt 1: GET \(base)/flaky/\(key)/1 → 503\n"))
+        #expect(retried.standardError.contains("retry after 503 by RetryPolicy\nattempt 2: GET \(base)/flaky/\(key)/1 → 200\n"))
+        #expect(Self.milliseconds("first byte", in: retried.standardError).count == 2)
+        let streamed = try await ProcessRunner.net(["get", "--timings", "--stream", "\(base)/sleep/0.3"])
+        #expect(streamed.status == 0, "\(streamed.standardError)")
+        let firstByte = try #require(Self.milliseconds("first byte", in: streamed.standardError).first, "\(streamed.standardError)")
+        let total = try #require(Self.milliseconds("total", in: streamed.standardError).first)
+        #expect(firstByte >= 300 && firstByte <= total)
+    }
+}
