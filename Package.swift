@@ -104,8 +104,11 @@ let package = Package(
         // backends, against a real server on 127.0.0.1 (`swift test --enable-all-traits`).
         .testTarget(name: "NetObservabilityTests", dependencies: [
             "Net", "NetObservability", "NetTestSupport",
+            .product(name: "Logging", package: "swift-log"),
             .product(name: "InMemoryLogging", package: "swift-log"),
+            .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "MetricsTestKit", package: "swift-metrics"),
+            .product(name: "Tracing", package: "swift-distributed-tracing"),
             .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             .product(name: "Hummingbird", package: "hummingbird"),
         ]),

@@ -14,8 +14,12 @@ let package = Package(
     name: "NetBenchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
-        // The root with its trait `AsyncHTTPClient` on, for the `NetAsyncHTTPClient` product.
-        .package(path: "..", traits: ["AsyncHTTPClient"]),
+        // The root with its traits `AsyncHTTPClient` and `Observability` on, for the opt-in products.
+        .package(path: "..", traits: ["AsyncHTTPClient", "Observability"]),
+        // The no-op backends `NetObservability` is measured with (already dependencies of the root's trait).
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
@@ -41,6 +45,10 @@ let package = Package(
                 "BenchmarkSupport",
                 .product(name: "Net", package: root),
                 .product(name: "NetAsyncHTTPClient", package: root),
+                .product(name: "NetObservability", package: root),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],

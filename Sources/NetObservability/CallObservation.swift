@@ -16,12 +16,17 @@ final class CallObservation: Sendable {
 
     let span: any Span
     private let attempt = Locked<Attempt?>(nil)
+    private let injected = Locked<[String]>([])
 
     init(span: any Span) {
         self.span = span
     }
 
-    func begin(_ attempt: Attempt) {
+    /// The header fields the tracer wrote into the latest attempt's request.
+    var injectedFieldNames: [String] { injected.withLock { $0 } }
+
+    func begin(_ attempt: Attempt, injected names: [String]) {
+        injected.withLock { $0 = names }
         let unfinished = self.attempt.withLock { current in
             defer { current = attempt }
             return current

@@ -3,6 +3,7 @@ import Foundation
 import Instrumentation
 import Logging
 import NetCore
+import NetTransport
 import Tracing
 
 /// OpenTelemetry's HTTP client semantic conventions, as Net fills them: the attribute names, and
@@ -41,7 +42,7 @@ enum HTTPClientConventions {
         for (name, value) in dimensions(of: request) {
             attributes[name] = name == serverPort ? (Int64(value) ?? 0) as any SpanAttributeConvertible : value
         }
-        attributes[fullURL] = NetworkRedaction.redactedURL(request.url)
+        attributes[fullURL] = request.redactedURL
         return attributes
     }
 
@@ -57,7 +58,7 @@ enum HTTPClientConventions {
 
     /// Log metadata for `request` (the URL redacted as everywhere in Net).
     static func metadata(of request: NetworkRequest) -> Logger.Metadata {
-        [method: .string(request.httpMethod.rawValue), fullURL: .string(NetworkRedaction.redactedURL(request.url))]
+        [method: .string(request.httpMethod.rawValue), fullURL: .string(request.redactedURL)]
     }
 
     /// A duration in whole nanoseconds, as swift-metrics' timers take it.
@@ -75,11 +76,22 @@ enum HTTPClientConventions {
 }
 
 /// Writes a trace context into a request's header fields (W3C `traceparent`/`tracestate` with an
-/// OpenTelemetry tracer, whatever the tracer propagates otherwise).
-struct NetworkHeadersInjector: Injector {
+/// OpenTelemetry tracer, whatever the tracer propagates otherwise), and keeps the names it wrote
+/// and the ones it could not (a field with an invalid name or value cannot be sent; the
+/// interceptor logs it rather than failing the request).
+final class NetworkHeadersInjector: Injector, Sendable {
+    private let fields = Locked<(written: [String], rejected: [String])>(([], []))
+
+    /// The fields written, and the fields that could not be.
+    var names: (written: [String], rejected: [String]) { fields.withLock { $0 } }
+
     func inject(_ value: String, forKey key: String, into carrier: inout NetworkHeaders) {
-        // A tracer's own propagation fields are valid header values; one that is not cannot be sent.
-        try? carrier.set(name: key, value: value)
+        do {
+            try carrier.set(name: key, value: value)
+            fields.withLock { $0.written.append(key) }
+        } catch {
+            fields.withLock { $0.rejected.append(key) }
+        }
     }
 }
 #endif

@@ -54,7 +54,7 @@ public struct ObservabilityInterceptor: NetworkCallInterceptor {
 
     /// The call's span, its count among active requests, and its log line.
     public func interceptCall(
-        _ request: NetworkRequest, proceed: @Sendable (NetworkRequest) async throws -> NetworkCallResult
+        _ request: NetworkRequest, proceed: @Sendable (NetworkRequest) async -> NetworkCallResult
     ) async throws -> NetworkCallResult {
         let dimensions = HTTPClientConventions.dimensions(of: request)
         let active = Meter(label: HTTPClientConventions.activeRequests, dimensions: dimensions, factory: currentFactory)
@@ -64,21 +64,20 @@ public struct ObservabilityInterceptor: NetworkCallInterceptor {
         span.attributes = HTTPClientConventions.spanAttributes(of: request)
         let call = CallObservation(span: span)
         let start = ContinuousClock.now
-        do {
-            let result = try await CallObservation.$current.withValue(call) {
-                try await ServiceContext.$current.withValue(span.context) { try await proceed(request) }
-            }
-            finishCall(call, request: request, status: result.response.statusCode, error: nil,
-                       duration: ContinuousClock.now - start, metrics: result.metrics)
-            return result
-        } catch {
-            if let attempt = call.end() {
-                HTTPClientConventions.finish(attempt.span, status: nil, error: error)
-                attempt.span.end()
-            }
-            finishCall(call, request: request, status: nil, error: error, duration: ContinuousClock.now - start, metrics: nil)
-            throw error
+        let result = await CallObservation.$current.withValue(call) {
+            await ServiceContext.$current.withValue(span.context) { await proceed(request) }
         }
+        let status = result.response?.statusCode
+        // An attempt whose result this interceptor did not see (the call failed while it ran, or
+        // an interceptor after this one asked for a retry the budget then refused) ends with the
+        // call's outcome.
+        if let attempt = call.end() {
+            HTTPClientConventions.finish(attempt.span, status: status, error: result.error)
+            attempt.span.end()
+        }
+        finishCall(call, request: request, status: status, error: result.error, duration: ContinuousClock.now - start,
+                   metrics: result.metrics)
+        return result
     }
 
     /// Starts the attempt's span and puts its trace context into the request's header fields.
@@ -88,8 +87,17 @@ public struct ObservabilityInterceptor: NetworkCallInterceptor {
         let tracer = currentTracer
         let span = tracer.startSpan(request.httpMethod.rawValue, context: call.span.context, ofKind: .client)
         span.attributes = HTTPClientConventions.spanAttributes(of: request)
-        tracer.inject(span.context, into: &request.headers, using: NetworkHeadersInjector())
-        call.begin(CallObservation.Attempt(span: span, start: .now))
+        // A retry's request carries the previous attempt's fields; none of them may survive
+        // into this attempt's context.
+        for name in call.injectedFieldNames { request.headers.remove(name: name) }
+        let injector = NetworkHeadersInjector()
+        tracer.inject(span.context, into: &request.headers, using: injector)
+        let (written, rejected) = injector.names
+        if !rejected.isEmpty {
+            logger?.warning("the tracer's context fields \(rejected) are not valid header fields and were not sent",
+                            metadata: HTTPClientConventions.metadata(of: request))
+        }
+        call.begin(CallObservation.Attempt(span: span, start: .now), injected: written)
         return request
     }
 
@@ -120,29 +128,25 @@ public struct ObservabilityInterceptor: NetworkCallInterceptor {
         if let logger {
             var metadata = HTTPClientConventions.metadata(of: request)
             metadata[HTTPClientConventions.resendCount] = .stringConvertible(retryNumber)
-            log(to: logger, level: attemptLogLevel, what: "\(request.httpMethod) \(NetworkRedaction.redactedURL(request.url)) attempt \(retryNumber + 1)",
+            log(to: logger, level: attemptLogLevel, what: "\(request.httpMethod) \(request.redactedURL) attempt \(retryNumber + 1)",
                 status: status, error: error, duration: duration, metadata: metadata)
         }
         return .nothing
     }
 
     private func finishCall(
-        _ call: CallObservation, request: NetworkRequest, status: HTTPCode?, error: (any Error)?, duration: Duration, metrics: NetworkMetrics?
+        _ call: CallObservation, request: NetworkRequest, status: HTTPCode?, error: (any Error)?, duration: Duration, metrics: NetworkMetrics
     ) {
-        if let metrics {
-            call.span.attributes["net.attempt_count"] = Int64(metrics.retries.count + 1)
-            call.span.attributes["net.redirect_count"] = Int64(metrics.redirectCount)
-        }
+        call.span.attributes["net.attempt_count"] = Int64(metrics.retries.count + 1)
+        call.span.attributes["net.redirect_count"] = Int64(metrics.redirectCount)
         HTTPClientConventions.finish(call.span, status: status, error: error)
         call.span.end()
         guard let logger else { return }
         var metadata = HTTPClientConventions.metadata(of: request)
-        if let metrics {
-            metadata["net.attempts"] = .stringConvertible(metrics.retries.count + 1)
-            metadata["net.redirects"] = .stringConvertible(metrics.redirectCount)
-            if let cache = metrics.cacheStatus { metadata["net.cache_status"] = .string("\(cache)") }
-        }
-        log(to: logger, level: callLogLevel, what: "\(request.httpMethod) \(NetworkRedaction.redactedURL(request.url))",
+        metadata["net.attempts"] = .stringConvertible(metrics.retries.count + 1)
+        metadata["net.redirects"] = .stringConvertible(metrics.redirectCount)
+        if let cache = metrics.cacheStatus { metadata["net.cache_status"] = .string("\(cache)") }
+        log(to: logger, level: callLogLevel, what: "\(request.httpMethod) \(request.redactedURL)",
             status: status, error: error, duration: duration, metadata: metadata)
     }
 

@@ -51,18 +51,24 @@ extension NetworkSession {
         let settings = await settings()
         if let wrapping = self as? any CallWrapping, !wrapping.callInterceptors.isEmpty {
             return try await Self.wrapped(request, in: wrapping.callInterceptors, from: 0) { request in
-                try await self.runCall(request, call: call, settings: settings, progress: progress)
-            }.outcome
+                let metrics = CallMetricsRecorder()
+                do {
+                    let outcome = try await self.runCall(request, call: call, settings: settings, metrics: metrics, progress: progress)
+                    return NetworkCallResult(outcome: .success(outcome), metrics: outcome.interception.metrics)
+                } catch {
+                    return NetworkCallResult(outcome: .failure(error), metrics: metrics.snapshot(finished: true))
+                }
+            }.outcome.get()
         }
-        return try await runCall(request, call: call, settings: settings, progress: progress)
+        return try await runCall(request, call: call, settings: settings, metrics: CallMetricsRecorder(), progress: progress)
     }
 
     /// One call's deadline and retry loop, with the session's clock bound when it is not the default.
     nonisolated private func runCall(
-        _ request: NetworkRequest, call: SessionCall, settings: SessionSettings, progress: NetworkProgressReporter?
+        _ request: NetworkRequest, call: SessionCall, settings: SessionSettings, metrics: CallMetricsRecorder,
+        progress: NetworkProgressReporter?
     ) async throws -> CallOutcome {
         let deadline = CallDeadline(request: request, timeout: settings.timeout, clock: settings.clock, attemptTimeout: settings.attemptTimeout)
-        let metrics = CallMetricsRecorder()
         // Bound only when it is not the default, which its readers fall back to: every binding is
         // copied into each attempt's task.
         guard settings.clock is ContinuousClock else {
@@ -113,7 +119,7 @@ extension NetworkSession {
             } catch {
                 staging.discard()
                 result = .failure(error)
-                metrics.attemptFailed(error, retryNumber: retryNumber)
+                metrics.attemptFailed(error, retryNumber: retryNumber, request: request)
             }
             let decision: NetworkSessionInterceptionResult
             do {

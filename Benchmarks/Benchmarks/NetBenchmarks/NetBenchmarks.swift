@@ -6,6 +6,7 @@ let benchmarks: @Sendable () -> Void = {
     pipelineBenchmarks()
     cacheBenchmarks()
     clientFeatureBenchmarks()
+    observabilityBenchmarks()
     streamingBenchmarks()
     serverSentEventBenchmarks()
     httpBenchmarks()

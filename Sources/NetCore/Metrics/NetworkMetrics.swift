@@ -89,9 +89,10 @@ extension NetworkMetrics {
         public var redirectNumber: Int
         /// The request's method.
         public var method: NetworkHttpMethod
-        /// The request's URL, kept whole for ``NetworkRequest``-like use by the session; reports
-        /// should show ``redactedURL``.
+        /// The request's URL, kept whole (reports show ``redactedURL``), with the query keys the
+        /// request marked secret.
         var url: URL
+        var secretQueryKeys: Set<String>
         /// When the attempt started, from the call's start.
         public var started: Duration
         /// The time each phase ended, from the call's start; only phases that were seen.
@@ -109,18 +110,24 @@ extension NetworkMetrics {
         /// session: `nil` for a redirect's discarded body and for `requestStream`.
         public var responseBodyBytes: Int64?
 
-        /// Creates an attempt record.
-        public init(retryNumber: Int, redirectNumber: Int, method: NetworkHttpMethod, url: URL, started: Duration) {
+        /// Creates an attempt record; `secretQueryKeys` are redacted from ``redactedURL`` besides
+        /// the keys ``NetworkRedaction`` always redacts.
+        public init(
+            retryNumber: Int, redirectNumber: Int, method: NetworkHttpMethod, url: URL, secretQueryKeys: Set<String> = [],
+            started: Duration
+        ) {
             self.retryNumber = retryNumber
             self.redirectNumber = redirectNumber
             self.method = method
             self.url = url
+            self.secretQueryKeys = secretQueryKeys
             self.started = started
             self.phases = PhaseTimes()
         }
 
-        /// The URL with credentials in its user info and query redacted.
-        public var redactedURL: String { NetworkRedaction.redactedURL(url) }
+        /// The URL with credentials in its user info and query redacted, the request's own secret
+        /// query keys (``NetworkRequest/secretQueryKeys``) included.
+        public var redactedURL: String { NetworkRedaction.redactedURL(url, secretQueryKeys: secretQueryKeys) }
 
         /// When `phase` ended, from the call's start; `nil` if it was not seen.
         public func time(of phase: Phase) -> Duration? { phases[phase] }
@@ -200,22 +207,3 @@ extension NetworkMetrics.Attempt: CustomReflectable {
     }
 }
 
-extension NetworkMetrics {
-    /// A short, stable name for what an error is, as metrics and traces label failures
-    /// (OpenTelemetry's `error.type`): a ``NetworkError``'s case (`timedOut`, `cannotConnect`,
-    /// `tooManyRedirects`, `invalidStatusCode`), `CancellationError`, or another error's type name.
-    public static func errorType(of error: any Error) -> String {
-        let failure: Any
-        switch error {
-        case is CancellationError: return "CancellationError"
-        case NetworkError.request(let inner): failure = inner
-        case NetworkError.transport(let inner): failure = inner
-        case NetworkError.stream(let inner): failure = inner
-        case NetworkError.responseData(let inner): failure = inner
-        case NetworkError.responseDownload(let inner): failure = inner
-        case NetworkError.responseUpload(let inner): failure = inner
-        default: return String(describing: type(of: error))
-        }
-        return Mirror(reflecting: failure).children.first?.label ?? String(describing: failure)
-    }
-}

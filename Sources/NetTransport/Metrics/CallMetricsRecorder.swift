@@ -43,7 +43,8 @@ package final class CallMetricsRecorder: Sendable {
     /// Opens the record of one request about to be sent.
     func beginExchange(_ request: NetworkRequest, retryNumber: Int, redirectNumber: Int) -> ExchangeMetricsRecorder {
         let attempt = NetworkMetrics.Attempt(retryNumber: retryNumber, redirectNumber: redirectNumber,
-                                             method: request.httpMethod, url: request.url, started: elapsed)
+                                             method: request.httpMethod, url: request.url,
+                                             secretQueryKeys: request.secretQueryKeys, started: elapsed)
         let index = withLock { metrics in
             metrics.attempts.append(attempt)
             return metrics.attempts.count - 1
@@ -56,13 +57,21 @@ package final class CallMetricsRecorder: Sendable {
         withLock { change(&$0.attempts[index]) }
     }
 
-    /// Notes what try `retryNumber` failed with, on its last request (none if it failed before
-    /// sending one).
-    func attemptFailed(_ error: any Error, retryNumber: Int) {
+    /// Notes what try `retryNumber` failed with, on its last request; a try that failed before
+    /// sending one (while signing, say) gets a record of its own with no phases, so a retry
+    /// after it has an attempt to follow.
+    func attemptFailed(_ error: any Error, retryNumber: Int, request: NetworkRequest) {
         let type = NetworkMetrics.errorType(of: error)
+        let now = elapsed
         withLock { metrics in
-            guard let last = metrics.attempts.indices.last, metrics.attempts[last].retryNumber == retryNumber else { return }
-            metrics.attempts[last].errorType = type
+            if let last = metrics.attempts.indices.last, metrics.attempts[last].retryNumber == retryNumber {
+                metrics.attempts[last].errorType = type
+                return
+            }
+            var attempt = NetworkMetrics.Attempt(retryNumber: retryNumber, redirectNumber: 0, method: request.httpMethod,
+                                                 url: request.url, secretQueryKeys: request.secretQueryKeys, started: now)
+            attempt.errorType = type
+            metrics.attempts.append(attempt)
         }
     }
 

@@ -14,9 +14,25 @@ struct Exchange {
         case .urlsession: URLSessionTransport(configuration: .init(responseLimits: options.responseLimits))
         case .ahc: AsyncHTTPClientTransport(configuration: .init(responseLimits: options.responseLimits))
         }
-        let interceptors: [any NetworkInterceptor] = options.retry > 0 ? [RetryPolicy(maximumRetries: options.retry)] : []
+        var interceptors: [any NetworkInterceptor] = options.retry > 0 ? [RetryPolicy(maximumRetries: options.retry)] : []
+        let timings = options.timings ? TimingsCollector() : nil
+        if let timings { interceptors.append(timings) }
         let client = NetworkClient(transport: transport, interceptors: interceptors,
                                    redirectPolicy: options.noFollow ? .doNotFollow : .follow(limit: 10), cookieJar: cookieJar)
+        do {
+            let status = try await exchange(plan, client: client)
+            if let timings { Output.error(await timings.report(bodyEnded: readsBodyItself ? .now : nil)) }
+            return status
+        } catch {
+            if let timings { Output.error(await timings.report()) }
+            throw error
+        }
+    }
+
+    /// Whether the last call's body is read by this command after the call returned.
+    private var readsBodyItself: Bool { options.stream || options.continueDownload }
+
+    private func exchange(_ plan: RequestPlan, client: NetworkClient) async throws -> ExitStatus {
         let printer = ResponsePrinter(showsHeaders: options.verbose)
         if let download = options.download {
             return try await save(plan, to: URL(fileURLWithPath: download), client: client, printer: printer)
@@ -27,7 +43,6 @@ struct Exchange {
         let response = try await client.requestData(for: plan.request)
         Output.write(printer.head(response.response))
         Output.write(printer.body(response.data, head: response.response))
-        reportTimings(response.metrics)
         return status(of: response.response)
     }
 
@@ -36,7 +51,6 @@ struct Exchange {
     /// compact JSON object per event instead (``eventLine(_:)``).
     private func stream(_ plan: RequestPlan, client: NetworkClient, printer: ResponsePrinter) async throws -> ExitStatus {
         let response = try await client.requestStream(for: plan.request)
-        let headArrived = ContinuousClock.now
         Output.write(printer.head(response.response))
         if Self.isEventStream(response.response.headers["Content-Type"]) {
             for try await event in response.body.serverSentEvents() {
@@ -47,18 +61,7 @@ struct Exchange {
                 Output.write(chunk)
             }
         }
-        // The call's metrics end at the head; the body is this command's to time.
-        var metrics = response.metrics
-        let total = (metrics.duration ?? .zero) + (ContinuousClock.now - headArrived)
-        if let last = metrics.attempts.indices.last { metrics.attempts[last].phases[.bodyComplete] = total }
-        reportTimings(metrics, total: total)
         return status(of: response.response)
-    }
-
-    /// `--timings`: the call's phases on standard error.
-    private func reportTimings(_ metrics: NetworkMetrics, total: Duration? = nil) {
-        guard options.timings else { return }
-        Output.error(TimingsReport.text(metrics, total: total ?? metrics.duration ?? .zero))
     }
 
     /// `{"event":"…","data":"…","id":"…"}` and a line break; `id` only when the stream has set one.
@@ -131,7 +134,6 @@ struct Exchange {
             throw error
         }
         await drawing.value
-        reportTimings(response.metrics)
         if options.continueDownload { return try finishResumable(response, destination: destination, printer: printer) }
 
         Output.write(printer.head(response.response))

@@ -31,3 +31,36 @@ enum TimingsReport {
         return "\(tenths / 10).\(tenths % 10)"
     }
 }
+
+/// Keeps the metrics of every call the command makes, failed ones included, for `--timings`.
+actor TimingsCollector: NetworkCallInterceptor {
+    private var calls: [(metrics: NetworkMetrics, returned: ContinuousClock.Instant)] = []
+
+    nonisolated func interceptCall(
+        _ request: NetworkRequest, proceed: @Sendable (NetworkRequest) async -> NetworkCallResult
+    ) async throws -> NetworkCallResult {
+        let result = await proceed(request)
+        await keep(result.metrics)
+        return result
+    }
+
+    private func keep(_ metrics: NetworkMetrics) {
+        calls.append((metrics, .now))
+    }
+
+    /// Each call's report. `bodyEnded`: when this command finished reading the last call's body
+    /// itself (a stream, a resumed download), which the call's own metrics end before.
+    func report(bodyEnded: ContinuousClock.Instant? = nil) -> String {
+        calls.enumerated().map { index, call in
+            var metrics = call.metrics
+            var total = metrics.duration ?? .zero
+            if let bodyEnded, index == calls.count - 1 {
+                total += bodyEnded - call.returned
+                if let last = metrics.attempts.indices.last, metrics.attempts[last].phases[.bodyComplete] == nil {
+                    metrics.attempts[last].phases[.bodyComplete] = total
+                }
+            }
+            return TimingsReport.text(metrics, total: total)
+        }.joined()
+    }
+}

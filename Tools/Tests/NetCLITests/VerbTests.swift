@@ -174,3 +174,17 @@ struct TimingsTests {
         #expect(firstByte >= 300 && firstByte <= total)
     }
 }
+
+extension TimingsTests {
+    @Test("a call that fails still reports its attempt and total, and a secret query value never shows")
+    func failedAndRedacted() async throws {
+        let closed = try await ProcessRunner.run("python3", ["-c", "import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])"])
+        let port = closed.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let result = try await ProcessRunner.net(["get", "--timings", "http://127.0.0.1:\(port)/x?access_token=hunter2"])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("attempt 1: GET http://127.0.0.1:\(port)/x?access_token=REDACTED failed (cannotConnect)\n"),
+                "\(result.standardError)")
+        #expect(!Self.milliseconds("total", in: result.standardError).isEmpty)
+        #expect(!result.standardError.contains("hunter2"))
+    }
+}
