@@ -16,7 +16,7 @@ import Tracing
 /// The loopback server: `/ok/:key`, `/flaky/:key` (503 the first time, then 200) and
 /// `/redirect?to=PATH` (302); every request's path and `traceparent` are recorded.
 enum ObservedServer {
-    static let arrivals = LockedValue<[(path: String, traceparent: String?)]>([])
+    static let arrivals = LockedValue<[(path: String, traceparent: String?, tracestate: String?)]>([])
     private static let flakySeen = LockedValue<Set<String>>([])
 
     static let shared = SharedLoopbackServer {
@@ -36,8 +36,9 @@ enum ObservedServer {
 
     struct RecordingMiddleware: RouterMiddleware {
         func handle(_ request: Request, context: BasicRequestContext, next: (Request, BasicRequestContext) async throws -> Response) async throws -> Response {
-            let traceparent = request.headers[HTTPField.Name("traceparent")!]
-            ObservedServer.arrivals.withLock { $0.append((request.uri.description, traceparent)) }
+            let traceparent = HTTPField.Name("traceparent").flatMap { request.headers[$0] }
+            let tracestate = HTTPField.Name("tracestate").flatMap { request.headers[$0] }
+            ObservedServer.arrivals.withLock { $0.append((request.uri.description, traceparent, tracestate)) }
             return try await next(request, context)
         }
     }
@@ -63,11 +64,14 @@ struct ObservabilityInterceptorTests {
     let logs = InMemoryLogHandler()
     let metrics = TestMetrics()
 
-    func client(_ transport: any Transport = URLSessionTransport()) -> NetworkClient {
+    func interceptor() -> ObservabilityInterceptor {
         var logger = Logger(label: "net-test") { [logs] _ in logs }
         logger.logLevel = .debug
-        let observability = ObservabilityInterceptor(logger: logger, metricsFactory: metrics, tracer: tracer)
-        return NetworkClient(transport: transport, interceptors: [RetryOn503(), observability])
+        return ObservabilityInterceptor(logger: logger, metricsFactory: metrics, tracer: tracer)
+    }
+
+    func client(_ transport: any Transport = URLSessionTransport()) -> NetworkClient {
+        NetworkClient(transport: transport, interceptors: [RetryOn503(), interceptor()])
     }
 
     @Test("a retried, redirected call: a call span under the caller's, one child span per attempt, and each attempt's traceparent as the server received it")
@@ -139,6 +143,41 @@ struct ObservabilityInterceptorTests {
         #expect(active.values == [1, 0])
     }
 
+    @Test("a retry's request carries only its own attempt's trace fields; a secret query value shows nowhere")
+    func retriedTraceFieldsAndSecrets() async throws {
+        let key = UUID().uuidString
+        let base = try await ObservedServer.shared.baseURL()
+        let request = try NetworkRequest(url: "\(base)/flaky/\(key)", query: [.secret(key: "sig", value: "s3cret")])
+        _ = try await client().requestData(for: request)
+        let arrivals = ObservedServer.arrivals.value.filter { $0.path.contains(key) }
+        let attempts = tracer.base.finishedSpans.filter { $0.parentSpanID != nil }
+        #expect(arrivals.count == 2 && attempts.count == 2)
+        for (arrival, span) in zip(arrivals, attempts) {
+            #expect(arrival.traceparent == W3CTestTracer.traceparent(traceID: span.traceID, spanID: span.spanID))
+        }
+        // The test tracer writes `tracestate` for the first attempt only: the retry, whose request
+        // is the first one as sent, must not carry it on.
+        #expect(arrivals.map(\.tracestate) == ["net=\(attempts[0].spanID)", nil])
+        let reported = tracer.base.finishedSpans.map { "\($0.attributes)" }.joined() + logs.entries.map { "\($0.message) \($0.metadata)" }.joined()
+        #expect(reported.contains("sig=REDACTED") && !reported.contains("s3cret"))
+    }
+
+    @Test("placed before an interceptor whose retry the budget refuses, every span still ends, with the last status")
+    func notLast() async throws {
+        let key = UUID().uuidString
+        let base = try await ObservedServer.shared.baseURL()
+        let client = NetworkClient(transport: URLSessionTransport(), interceptors: [interceptor(), RetryOn503()], maximumRetryCount: 0)
+        let response = try await client.requestData(for: "\(base)/flaky/\(key)")
+        #expect(response.statusCode == 503)
+        #expect(tracer.base.activeSpans.isEmpty)
+        let spans = tracer.base.finishedSpans
+        #expect(spans.count == 2)
+        for span in spans {
+            #expect(span.attributes["http.response.status_code"]?.toSpanAttribute() == .int64(503))
+            #expect(span.status?.code == .error)
+        }
+    }
+
     @Test("a call that cannot connect: spans with error status and error.type, and a failed line")
     func failure() async throws {
         let closed = try LocalPorts.closed()
@@ -152,6 +191,9 @@ struct ObservabilityInterceptorTests {
             #expect(span.attributes["error.type"]?.toSpanAttribute() == .string("cannotConnect"))
         }
         #expect(logs.entries.last?.message.description.contains("failed (cannotConnect)") == true)
+        #expect(logs.entries.last?.metadata["net.attempts"]?.description == "1")
+        let call = try #require(spans.first { $0.parentSpanID == nil })
+        #expect(call.attributes["net.attempt_count"]?.toSpanAttribute() == .int64(1))
     }
 }
 #endif

@@ -10,6 +10,7 @@ import Tracing
 /// field a server received with the span that sent it.
 struct W3CTestTracer: Tracer {
     let base: InMemoryTracer
+    private let injections = IDCounter()
 
     init() {
         let counter = IDCounter()
@@ -33,6 +34,11 @@ struct W3CTestTracer: Tracer {
     where Carrier == Inject.Carrier {
         guard let span = context.inMemorySpanContext else { return }
         injector.inject("00-\(span.traceID)-\(span.spanID)-01", forKey: "traceparent", into: &carrier)
+        // Only the first context this tracer propagates carries state, so the request of a retry
+        // must lose its predecessor's.
+        if injections.next() == 1 {
+            injector.inject("net=\(span.spanID)", forKey: "tracestate", into: &carrier)
+        }
     }
 
     func extract<Carrier, Extract: Extractor>(_ carrier: Carrier, into context: inout InstrumentationContext, using extractor: Extract)
