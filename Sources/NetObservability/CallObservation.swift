@@ -1,10 +1,12 @@
 #if Observability  // the package trait: without it this file compiles to nothing
+import Foundation
 import NetTransport
 import Tracing
 
-/// One call as an ``ObservabilityInterceptor`` follows it: the call's span and the attempt in
-/// flight (a call's attempts run one after another). Bound as a task-local around the call, so
-/// the interceptor's per-attempt methods, which run in the call's tasks, find it.
+/// One call as an ``ObservabilityInterceptor`` follows it: the call's span, the attempt in flight
+/// (a call's attempts run one after another) and the header fields its trace context took.
+/// Bound as a task-local around the call, so the interceptor's per-attempt methods, which run in
+/// the call's tasks, find it.
 final class CallObservation: Sendable {
     @TaskLocal static var current: CallObservation?
 
@@ -14,32 +16,45 @@ final class CallObservation: Sendable {
         let start: ContinuousClock.Instant
     }
 
-    let span: any Span
-    private let attempt = Locked<Attempt?>(nil)
-    private let injected = Locked<[String]>([])
-
-    init(span: any Span) {
-        self.span = span
+    private struct State: Sendable {
+        var attempt: Attempt?
+        var injected: [String] = []
     }
 
-    /// The header fields the tracer wrote into the latest attempt's request.
-    var injectedFieldNames: [String] { injected.withLock { $0 } }
+    let span: any Span
+    /// Where the call went, and that target's metric dimensions.
+    let url: URL
+    let dimensions: [(String, String)]
+    private let state = Locked(State())
 
-    func begin(_ attempt: Attempt, injected names: [String]) {
-        injected.withLock { $0 = names }
-        let unfinished = self.attempt.withLock { current in
-            defer { current = attempt }
-            return current
+    init(span: any Span, url: URL, dimensions: [(String, String)]) {
+        self.span = span
+        self.url = url
+        self.dimensions = dimensions
+    }
+
+    /// Starts `attempt`; returns the header fields the previous attempt's context took, which
+    /// the new request must not carry on. An attempt whose result never came back to this
+    /// interceptor ends here.
+    func begin(_ attempt: Attempt) -> [String] {
+        let (unfinished, injected) = state.withLock { state in
+            defer { state.attempt = attempt }
+            return (state.attempt, state.injected)
         }
-        // An attempt whose result never came back (a later interceptor threw before it was sent).
         unfinished?.span.end()
+        return injected
+    }
+
+    /// The header fields the current attempt's context took.
+    func injected(_ names: [String]) {
+        state.withLock { $0.injected = names }
     }
 
     /// The attempt in flight, which is then over.
     func end() -> Attempt? {
-        attempt.withLock { current in
-            defer { current = nil }
-            return current
+        state.withLock { state in
+            defer { state.attempt = nil }
+            return state.attempt
         }
     }
 }

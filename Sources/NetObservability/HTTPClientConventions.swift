@@ -49,6 +49,7 @@ enum HTTPClientConventions {
     /// Sets a finished span's outcome: status code, `error.type`, and an error status for a
     /// failure or a status from 400 up.
     static func finish(_ span: any Span, status: HTTPCode?, error: (any Error)?) {
+        guard span.isRecording else { return }
         if let status { span.attributes[statusCode] = Int64(status.rawValue) }
         guard let type = errorTypeValue(status: status, error: error) else { return }
         span.attributes[errorType] = type
@@ -75,22 +76,25 @@ enum HTTPClientConventions {
     }
 }
 
-/// Writes a trace context into a request's header fields (W3C `traceparent`/`tracestate` with an
-/// OpenTelemetry tracer, whatever the tracer propagates otherwise), and keeps the names it wrote
+/// A request's header fields as a tracer writes its context into them, with the names it wrote
 /// and the ones it could not (a field with an invalid name or value cannot be sent; the
-/// interceptor logs it rather than failing the request).
-final class NetworkHeadersInjector: Injector, Sendable {
-    private let fields = Locked<(written: [String], rejected: [String])>(([], []))
+/// interceptor logs it rather than failing the request). A value, so injecting allocates nothing
+/// of its own.
+struct TraceContextCarrier {
+    var headers: NetworkHeaders
+    var written: [String] = []
+    var rejected: [String] = []
+}
 
-    /// The fields written, and the fields that could not be.
-    var names: (written: [String], rejected: [String]) { fields.withLock { $0 } }
-
-    func inject(_ value: String, forKey key: String, into carrier: inout NetworkHeaders) {
+/// Writes a trace context into a ``TraceContextCarrier`` (W3C `traceparent`/`tracestate` with an
+/// OpenTelemetry tracer, whatever the tracer propagates otherwise).
+struct TraceContextInjector: Injector {
+    func inject(_ value: String, forKey key: String, into carrier: inout TraceContextCarrier) {
         do {
-            try carrier.set(name: key, value: value)
-            fields.withLock { $0.written.append(key) }
+            try carrier.headers.set(name: key, value: value)
+            carrier.written.append(key)
         } catch {
-            fields.withLock { $0.rejected.append(key) }
+            carrier.rejected.append(key)
         }
     }
 }

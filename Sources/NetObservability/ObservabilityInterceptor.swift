@@ -61,8 +61,8 @@ public struct ObservabilityInterceptor: NetworkCallInterceptor {
         active.increment(by: 1)
         defer { active.decrement(by: 1) }
         let span = currentTracer.startSpan(request.httpMethod.rawValue, context: ServiceContext.current ?? .topLevel, ofKind: .client)
-        span.attributes = HTTPClientConventions.spanAttributes(of: request)
-        let call = CallObservation(span: span)
+        if span.isRecording { span.attributes = HTTPClientConventions.spanAttributes(of: request) }
+        let call = CallObservation(span: span, url: request.url, dimensions: dimensions)
         let start = ContinuousClock.now
         let result = await CallObservation.$current.withValue(call) {
             await ServiceContext.$current.withValue(span.context) { await proceed(request) }
@@ -86,18 +86,19 @@ public struct ObservabilityInterceptor: NetworkCallInterceptor {
         var request = request
         let tracer = currentTracer
         let span = tracer.startSpan(request.httpMethod.rawValue, context: call.span.context, ofKind: .client)
-        span.attributes = HTTPClientConventions.spanAttributes(of: request)
+        if span.isRecording { span.attributes = HTTPClientConventions.spanAttributes(of: request) }
         // A retry's request carries the previous attempt's fields; none of them may survive
         // into this attempt's context.
-        for name in call.injectedFieldNames { request.headers.remove(name: name) }
-        let injector = NetworkHeadersInjector()
-        tracer.inject(span.context, into: &request.headers, using: injector)
-        let (written, rejected) = injector.names
-        if !rejected.isEmpty {
-            logger?.warning("the tracer's context fields \(rejected) are not valid header fields and were not sent",
+        let previous = call.begin(CallObservation.Attempt(span: span, start: .now))
+        for name in previous { request.headers.remove(name: name) }
+        var carrier = TraceContextCarrier(headers: request.headers)
+        tracer.inject(span.context, into: &carrier, using: TraceContextInjector())
+        request.headers = carrier.headers
+        call.injected(carrier.written)
+        if !carrier.rejected.isEmpty {
+            logger?.warning("the tracer's context fields \(carrier.rejected) are not valid header fields and were not sent",
                             metadata: HTTPClientConventions.metadata(of: request))
         }
-        call.begin(CallObservation.Attempt(span: span, start: .now), injected: written)
         return request
     }
 
@@ -112,20 +113,22 @@ public struct ObservabilityInterceptor: NetworkCallInterceptor {
         case .failure(let failure): (nil, failure)
         }
         let span = attempt.span
-        if retryNumber > 0 { span.attributes[HTTPClientConventions.resendCount] = Int64(retryNumber) }
-        if case .success(let response) = result {
+        if retryNumber > 0, span.isRecording { span.attributes[HTTPClientConventions.resendCount] = Int64(retryNumber) }
+        if span.isRecording, case .success(let response) = result {
             for hop in response.metrics.attempts where hop.retryNumber == retryNumber && hop.redirectNumber > 0 {
                 span.addEvent(SpanEvent(name: "redirect", attributes: [HTTPClientConventions.fullURL: .string(hop.redactedURL)]))
             }
         }
         HTTPClientConventions.finish(span, status: status, error: error)
         span.end()
-        var dimensions = HTTPClientConventions.dimensions(of: request)
+        // Foundation's URL accessors parse the string each time: the call's are reused when the
+        // attempt goes where the call did.
+        var dimensions = request.url == call.url ? call.dimensions : HTTPClientConventions.dimensions(of: request)
         if let status { dimensions.append((HTTPClientConventions.statusCode, String(status.rawValue))) }
         if let type = HTTPClientConventions.errorTypeValue(status: status, error: error) { dimensions.append((HTTPClientConventions.errorType, type)) }
         Timer(label: HTTPClientConventions.requestDuration, dimensions: dimensions, factory: currentFactory)
             .recordNanoseconds(HTTPClientConventions.nanoseconds(duration))
-        if let logger {
+        if let logger, logger.logLevel <= attemptLogLevel {
             var metadata = HTTPClientConventions.metadata(of: request)
             metadata[HTTPClientConventions.resendCount] = .stringConvertible(retryNumber)
             log(to: logger, level: attemptLogLevel, what: "\(request.httpMethod) \(request.redactedURL) attempt \(retryNumber + 1)",
@@ -137,11 +140,13 @@ public struct ObservabilityInterceptor: NetworkCallInterceptor {
     private func finishCall(
         _ call: CallObservation, request: NetworkRequest, status: HTTPCode?, error: (any Error)?, duration: Duration, metrics: NetworkMetrics
     ) {
-        call.span.attributes["net.attempt_count"] = Int64(metrics.retries.count + 1)
-        call.span.attributes["net.redirect_count"] = Int64(metrics.redirectCount)
+        if call.span.isRecording {
+            call.span.attributes["net.attempt_count"] = Int64(metrics.retries.count + 1)
+            call.span.attributes["net.redirect_count"] = Int64(metrics.redirectCount)
+        }
         HTTPClientConventions.finish(call.span, status: status, error: error)
         call.span.end()
-        guard let logger else { return }
+        guard let logger, logger.logLevel <= callLogLevel else { return }
         var metadata = HTTPClientConventions.metadata(of: request)
         metadata["net.attempts"] = .stringConvertible(metrics.retries.count + 1)
         metadata["net.redirects"] = .stringConvertible(metrics.redirectCount)

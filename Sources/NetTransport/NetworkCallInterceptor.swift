@@ -58,6 +58,8 @@ public struct NetworkCallResult: Sendable {
 protocol CallWrapping: Sendable {
     /// In order, the first outermost; empty when none of the interceptors wraps calls.
     var callInterceptors: [any NetworkCallInterceptor] { get }
+    /// Whether anything looks at each attempt's result (so it needs the metrics so far).
+    var hasInterceptors: Bool { get }
 }
 
 extension NetworkSession {

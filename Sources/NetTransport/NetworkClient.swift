@@ -26,6 +26,8 @@ public actor NetworkClient: NetworkSession, CallWrapping {
     public let interceptors: [any NetworkInterceptor]
     /// Those of ``interceptors`` that also wrap whole calls, in order.
     nonisolated let callInterceptors: [any NetworkCallInterceptor]
+    /// Whether there are interceptors at all.
+    nonisolated var hasInterceptors: Bool { !interceptors.isEmpty }
     /// The most retries one call may make in all, whatever the interceptors ask.
     public let maximumRetryCount: Int
     /// Whether calls follow redirects.

@@ -123,8 +123,10 @@ extension NetworkSession {
             }
             let decision: NetworkSessionInterceptionResult
             do {
-                // The interceptors see the metrics so far, this attempt's included.
-                let seen = result.map { $0.with(metrics.snapshot()) }
+                // The interceptors see the metrics so far, this attempt's included (a client with
+                // none skips the copy).
+                let observed = (self as? any CallWrapping)?.hasInterceptors ?? true
+                let seen = observed ? result.map { $0.with(metrics.snapshot()) } : result
                 decision = try await RetryLedger.$current.withValue(ledger) {
                     try await interceptResponse(networkSession: self, originalRequest: sent, retryNumber: retryNumber, result: seen)
                 }
