@@ -22,11 +22,15 @@ struct NetworkMetricsTests {
         }
     }
 
-    /// Holds the first attempt's signing until the attempt's deadline has passed.
+    /// Holds the first attempt's signing until its task is cancelled (by the attempt's deadline).
     struct SlowFirstSigning: NetworkInterceptor {
         let calls = LockedValue(0)
+        let signing = AsyncSignal()
         func interceptRequest(_ request: NetworkRequest) async throws -> NetworkRequest {
-            if calls.withLock({ $0 += 1; return $0 }) == 1 { try await Task.sleep(for: .seconds(60)) }
+            if calls.withLock({ $0 += 1; return $0 }) == 1 {
+                signing.fire()
+                try await Task.sleep(for: .seconds(3600))
+            }
             return request
         }
     }
@@ -69,9 +73,17 @@ struct NetworkMetricsTests {
     func failedBeforeSending() async throws {
         let stub = StubTransport()
         stub.on(nil, "*", respond: .text("ok"))
-        let client = NetworkClient(transport: stub, interceptors: [RetryOnFailure(), SlowFirstSigning()],
-                                   attemptTimeout: .milliseconds(100))
-        let response = try await client.requestData(for: "https://api.example.com/slow")
+        // On a manual clock the first attempt's deadline passes only when the test moves the
+        // clock, while its signing waits; the retry's never does, however slow the machine.
+        let clock = ManualClock()
+        let signing = SlowFirstSigning()
+        let client = NetworkClient(transport: stub, interceptors: [RetryOnFailure(), signing],
+                                   attemptTimeout: .milliseconds(100), clock: clock)
+        let call = Task { try await client.requestData(for: "https://api.example.com/slow") }
+        await signing.signing.wait()
+        while !clock.pendingDelays.contains(where: { $0 <= .milliseconds(100) }) { await Task.yield() }
+        clock.advance(by: .milliseconds(100))
+        let response = try await call.value
         let attempts = response.metrics.attempts
         #expect(attempts.map(\.retryNumber) == [0, 1])
         #expect(attempts[0].errorType == "timedOut" && attempts[0].statusCode == nil && attempts[0].phases.seen.isEmpty)
