@@ -34,7 +34,7 @@ public final class AsyncHTTPClientTransport: Transport {
             idleTimeout: .seconds(60),
             concurrentHTTP1ConnectionsPerHostSoftLimit: configuration.maximumConnectionsPerHost)
         settings.connectionPool.retryConnectionEstablishment = configuration.retriesConnectionEstablishment
-        settings.timeout = .init(connect: .nanoseconds(Self.nanoseconds(configuration.connectTimeout)))
+        settings.timeout = .init(connect: .nanoseconds(configuration.connectTimeout.wholeNanoseconds))
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: settings)
     }
 
@@ -87,11 +87,6 @@ public final class AsyncHTTPClientTransport: Transport {
         case .size(let bytes): .size(Int(clamping: bytes))
         case .none: .none
         }
-    }
-
-    static func nanoseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        return seconds.multipliedReportingOverflow(by: 1_000_000_000).overflow ? .max : seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }
 

@@ -61,19 +61,6 @@ enum HTTPClientConventions {
     static func metadata(of request: NetworkRequest) -> Logger.Metadata {
         [method: .string(request.httpMethod.rawValue), fullURL: .string(request.redactedURL)]
     }
-
-    /// A duration in whole nanoseconds, as swift-metrics' timers take it.
-    static func nanoseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
-    }
-
-    /// Milliseconds with one decimal, as log lines show durations.
-    static func milliseconds(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        let tenths = (seconds * 10_000) + attoseconds / 100_000_000_000_000
-        return "\(tenths / 10).\(tenths % 10)"
-    }
 }
 
 /// A request's header fields as a tracer writes its context into them, with the names it wrote

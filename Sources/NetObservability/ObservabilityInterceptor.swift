@@ -127,7 +127,7 @@ public struct ObservabilityInterceptor: NetworkCallInterceptor {
         if let status { dimensions.append((HTTPClientConventions.statusCode, String(status.rawValue))) }
         if let type = HTTPClientConventions.errorTypeValue(status: status, error: error) { dimensions.append((HTTPClientConventions.errorType, type)) }
         Timer(label: HTTPClientConventions.requestDuration, dimensions: dimensions, factory: currentFactory)
-            .recordNanoseconds(HTTPClientConventions.nanoseconds(duration))
+            .recordNanoseconds(duration.wholeNanoseconds)
         if let logger, logger.logLevel <= attemptLogLevel {
             var metadata = HTTPClientConventions.metadata(of: request)
             metadata[HTTPClientConventions.resendCount] = .stringConvertible(retryNumber)
@@ -160,7 +160,7 @@ public struct ObservabilityInterceptor: NetworkCallInterceptor {
         metadata: Logger.Metadata
     ) {
         var metadata = metadata
-        let milliseconds = HTTPClientConventions.milliseconds(duration)
+        let milliseconds = duration.millisecondsText
         metadata["net.duration_ms"] = .string(milliseconds)
         if let status { metadata[HTTPClientConventions.statusCode] = .stringConvertible(status.rawValue) }
         if let type = HTTPClientConventions.errorTypeValue(status: status, error: error) { metadata[HTTPClientConventions.errorType] = .string(type) }

@@ -22,13 +22,21 @@ struct SessionSettings: Sendable {
     let timeout: Duration
     let attemptTimeout: Duration?
     let clock: any Clock<Duration>
+    /// The interceptors wrapping whole calls, the first outermost (a ``NetworkClient``'s).
+    let callInterceptors: [any NetworkCallInterceptor]
+    /// Whether anything looks at each attempt's result, and so needs the metrics so far with it:
+    /// a session's own `interceptResponse`, or a client's interceptors.
+    let observesAttempts: Bool
 }
 
 extension NetworkSession {
     /// The settings a call runs with.
     func settings() -> SessionSettings {
-        SessionSettings(transport: transport, maximumRetryCount: maximumRetryCount, redirectPolicy: redirectPolicy,
-                        timeout: timeout, attemptTimeout: attemptTimeout, clock: clock)
+        let wrapping = self as? any CallWrapping
+        return SessionSettings(transport: transport, maximumRetryCount: maximumRetryCount, redirectPolicy: redirectPolicy,
+                               timeout: timeout, attemptTimeout: attemptTimeout, clock: clock,
+                               callInterceptors: wrapping?.callInterceptors ?? [],
+                               observesAttempts: wrapping?.hasInterceptors ?? true)
     }
 
     /// A call whose response is read whole.
@@ -49,8 +57,8 @@ extension NetworkSession {
         var request = try convertible.asNetworkRequest()
         if case .upload(let body?) = call { request.body = body }
         let settings = await settings()
-        if let wrapping = self as? any CallWrapping, !wrapping.callInterceptors.isEmpty {
-            return try await Self.wrapped(request, in: wrapping.callInterceptors, from: 0) { request in
+        if !settings.callInterceptors.isEmpty {
+            return try await Self.wrapped(request, in: settings.callInterceptors, from: 0) { request in
                 let metrics = CallMetricsRecorder()
                 do {
                     let outcome = try await self.runCall(request, call: call, settings: settings, metrics: metrics, progress: progress)
@@ -125,8 +133,7 @@ extension NetworkSession {
             do {
                 // The interceptors see the metrics so far, this attempt's included (a client with
                 // none skips the copy).
-                let observed = (self as? any CallWrapping)?.hasInterceptors ?? true
-                let seen = observed ? result.map { $0.with(metrics.snapshot()) } : result
+                let seen = settings.observesAttempts ? result.map { $0.with(metrics.snapshot()) } : result
                 decision = try await RetryLedger.$current.withValue(ledger) {
                     try await interceptResponse(networkSession: self, originalRequest: sent, retryNumber: retryNumber, result: seen)
                 }

@@ -1,6 +1,6 @@
 #if Observability  // the package trait
 import Foundation
-import Synchronization
+import NetTestSupport
 import InMemoryTracing
 import Instrumentation
 import Tracing
@@ -48,9 +48,9 @@ struct W3CTestTracer: Tracer {
     static func traceparent(traceID: String, spanID: String) -> String { "00-\(traceID)-\(spanID)-01" }
 }
 
-/// Distinct numbers for identifiers, from any thread.
-final class IDCounter: Sendable {
-    private let value = Mutex(0)
+/// Distinct numbers, from any thread.
+struct IDCounter: Sendable {
+    private let value = LockedValue(0)
     func next() -> Int { value.withLock { $0 += 1; return $0 } }
 }
 #endif

@@ -1,41 +1,18 @@
 import Foundation
 import NetCore
-#if canImport(Darwin)
-import os
-#else
-import Synchronization
-#endif
 
 /// Collects one call's ``NetworkMetrics`` as it runs: the session's loop starts it, the redirect
 /// stage opens an ``ExchangeMetricsRecorder`` per request, the loop notes each retry, and every
 /// response the call hands out carries a snapshot.
 ///
 /// Times are `ContinuousClock` offsets from the call's start: measurements, not logic, so they do
-/// not follow a session's injected clock. The lock is held inline (rather than in a `Locked`), so
-/// a call's metrics cost one allocation besides the attempts' array.
-package final class CallMetricsRecorder: Sendable {
+/// not follow a session's injected clock. A value holding one lock, so a call's metrics cost one
+/// allocation besides the attempts' array.
+package struct CallMetricsRecorder: Sendable {
     private let start = ContinuousClock.now
-    #if canImport(Darwin)
-    private let lock: OSAllocatedUnfairLock<NetworkMetrics>
-    #else
-    private let lock: Mutex<NetworkMetrics>
-    #endif
+    private let state = Locked(NetworkMetrics(startDate: Date()))
 
-    package init() {
-        #if canImport(Darwin)
-        lock = OSAllocatedUnfairLock(initialState: NetworkMetrics(startDate: Date()))
-        #else
-        lock = Mutex(NetworkMetrics(startDate: Date()))
-        #endif
-    }
-
-    private func withLock<Result: Sendable>(_ body: @Sendable (inout NetworkMetrics) -> Result) -> Result {
-        #if canImport(Darwin)
-        lock.withLock(body)
-        #else
-        lock.withLock { body(&$0) }
-        #endif
-    }
+    package init() {}
 
     /// How long since the call started.
     package var elapsed: Duration { ContinuousClock.now - start }
@@ -45,7 +22,7 @@ package final class CallMetricsRecorder: Sendable {
         let attempt = NetworkMetrics.Attempt(retryNumber: retryNumber, redirectNumber: redirectNumber,
                                              method: request.httpMethod, url: request.url,
                                              secretQueryKeys: request.secretQueryKeys, started: elapsed)
-        let index = withLock { metrics in
+        let index = state.withLock { metrics in
             metrics.attempts.append(attempt)
             return metrics.attempts.count - 1
         }
@@ -54,7 +31,7 @@ package final class CallMetricsRecorder: Sendable {
 
     /// Changes the record of attempt `index`.
     func update(_ index: Int, _ change: @Sendable (inout NetworkMetrics.Attempt) -> Void) {
-        withLock { change(&$0.attempts[index]) }
+        state.withLock { change(&$0.attempts[index]) }
     }
 
     /// Notes what try `retryNumber` failed with, on its last request; a try that failed before
@@ -63,7 +40,7 @@ package final class CallMetricsRecorder: Sendable {
     func attemptFailed(_ error: any Error, retryNumber: Int, request: NetworkRequest) {
         let type = NetworkMetrics.errorType(of: error)
         let now = elapsed
-        withLock { metrics in
+        state.withLock { metrics in
             if let last = metrics.attempts.indices.last, metrics.attempts[last].retryNumber == retryNumber {
                 metrics.attempts[last].errorType = type
                 return
@@ -81,7 +58,7 @@ package final class CallMetricsRecorder: Sendable {
         case .success(let response): String(response.statusCode.rawValue)
         case .failure(let error): NetworkMetrics.errorType(of: error)
         }
-        withLock { metrics in
+        state.withLock { metrics in
             metrics.retries.append(NetworkMetrics.Retry(afterAttempt: metrics.attempts.count - 1, reason: reason,
                                                         requestedBy: requestedBy, delay: delay))
         }
@@ -90,7 +67,7 @@ package final class CallMetricsRecorder: Sendable {
     /// The metrics so far; with `finished`, the call's duration is set to now.
     func snapshot(finished: Bool = false) -> NetworkMetrics {
         let now = finished ? elapsed : nil
-        return withLock { metrics in
+        return state.withLock { metrics in
             if let now { metrics.duration = now }
             return metrics
         }

@@ -24,7 +24,8 @@ enum TimingsReport {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Milliseconds with one decimal: `12.3`.
+    /// Milliseconds with one decimal: `12.3` (the library's `millisecondsText` is package-internal,
+    /// and this package is a client of Net's public API).
     static func milliseconds(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components
         let tenths = seconds * 10_000 + attoseconds / 100_000_000_000_000
