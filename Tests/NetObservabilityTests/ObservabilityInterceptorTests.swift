@@ -70,7 +70,11 @@ struct ObservabilityInterceptorTests {
         return ObservabilityInterceptor(logger: logger, metricsFactory: metrics, tracer: tracer)
     }
 
-    func client(_ transport: any Transport = URLSessionTransport()) -> NetworkClient {
+    /// One URLSession for the whole suite: each new one adds to FoundationNetworking's shared
+    /// work, which delays the fault suite's URLSession checks running beside it.
+    static let transport = URLSessionTransport()
+
+    func client(_ transport: any Transport = Self.transport) -> NetworkClient {
         NetworkClient(transport: transport, interceptors: [RetryOn503(), interceptor()])
     }
 
@@ -166,7 +170,7 @@ struct ObservabilityInterceptorTests {
     func notLast() async throws {
         let key = UUID().uuidString
         let base = try await ObservedServer.shared.baseURL()
-        let client = NetworkClient(transport: URLSessionTransport(), interceptors: [interceptor(), RetryOn503()], maximumRetryCount: 0)
+        let client = NetworkClient(transport: Self.transport, interceptors: [interceptor(), RetryOn503()], maximumRetryCount: 0)
         let response = try await client.requestData(for: "\(base)/flaky/\(key)")
         #expect(response.statusCode == 503)
         #expect(tracer.base.activeSpans.isEmpty)
