@@ -25,10 +25,12 @@ let package = Package(
         .trait(name: "Observability", description: "NetObservability: ObservabilityInterceptor logging through swift-log, recording swift-metrics and tracing with swift-distributed-tracing."),
     ],
     dependencies: [
-        // Resolved only for a consumer that enables the trait `AsyncHTTPClient` (both already
+        // Resolved only for a consumer that enables the trait `AsyncHTTPClient` (all already
         // dependencies of AsyncHTTPClient itself).
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         // Resolved only for a consumer that enables the trait `Observability`.
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
@@ -51,6 +53,11 @@ let package = Package(
             .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
             // Its decompression-limit error, to report which limit a body broke.
             .product(name: "NIOHTTPCompression", package: "swift-nio-extras", condition: .when(traits: ["AsyncHTTPClient"])),
+            // TLS settings, and the relay that checks public-key pins (PinningRelay).
+            .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
+            .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
+            .product(name: "NIOTLS", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
+            .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["AsyncHTTPClient"])),
         ]),
         .target(name: "NetObservability", dependencies: [
             "NetTransport",

@@ -22,9 +22,16 @@ import NIOHTTPCompression
 public final class AsyncHTTPClientTransport: Transport {
     /// How the transport behaves.
     public let configuration: Configuration
-    private let client: HTTPClient
+    private let clients: ProxyRoutedClients
+    private let pinned: PinnedOrigins
 
-    /// Creates a transport with its own client and connection pool.
+    /// Creates a transport with its own client and connection pool (one pool per proxy, plus the
+    /// direct one).
+    ///
+    /// Settings that cannot be used (a certificate or key that does not parse, a wrong
+    /// passphrase, a SOCKS5 proxy with credentials) do not stop the transport from being created:
+    /// every request then fails with that typed error, so nothing is sent with settings other
+    /// than the ones asked for.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         var settings = HTTPClient.Configuration()
@@ -35,13 +42,15 @@ public final class AsyncHTTPClientTransport: Transport {
             concurrentHTTP1ConnectionsPerHostSoftLimit: configuration.maximumConnectionsPerHost)
         settings.connectionPool.retryConnectionEstablishment = configuration.retriesConnectionEstablishment
         settings.timeout = .init(connect: .nanoseconds(configuration.connectTimeout.wholeNanoseconds))
-        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: settings)
+        clients = ProxyRoutedClients(settings: settings, tls: configuration.tls, proxies: configuration.proxy)
+        pinned = PinnedOrigins(tls: configuration.tls, connectTimeout: configuration.connectTimeout)
     }
 
     deinit {
         // AsyncHTTPClient traps on a client released without a shutdown; the callback form needs no
         // `await`, and no request can be running once the transport (which every send holds) is gone.
-        client.shutdown { _ in }
+        clients.shutdown()
+        pinned.shutdown()
     }
 
     /// Sends `request` and returns as soon as its response head arrives.
@@ -52,15 +61,22 @@ public final class AsyncHTTPClientTransport: Transport {
         try request.validate()
         try Task.checkCancellation()
         let limits = configuration.responseLimits
+        let proxy = configuration.proxy.proxy(for: request.url)
+        let client = try clients.client(for: proxy)
+        let relay = try await pinned.relay(for: request.url, proxied: proxy != nil)
+        let failuresBefore = relay?.failures.count ?? 0
         let response: HTTPClientResponse
         do {
             do {
-                response = try await execute(request, progress: progress)
+                response = try await execute(request, on: client, via: relay, progress: progress)
             } catch where ErrorMapping.isStaleConnection(error) && request.httpMethod.isIdempotent {
-                response = try await execute(request, progress: progress)
+                response = try await execute(request, on: client, via: relay, progress: progress)
             }
         } catch {
-            throw ErrorMapping.networkError(for: error, request: request, limits: limits)
+            // What the relay saw (a pin mismatch, a refused certificate) says more than the
+            // closed connection AsyncHTTPClient saw.
+            if let failure = relay?.failures.failure(since: failuresBefore) { throw failure }
+            throw ErrorMapping.networkError(for: error, request: request, limits: limits, proxy: proxy)
         }
         var headers = NetworkHeaders()
         for (name, value) in response.headers { try? headers.add(name: name, value: value) }
@@ -72,13 +88,34 @@ public final class AsyncHTTPClientTransport: Transport {
     /// The response limits from ``Configuration/responseLimits``.
     public var responseLimits: ResponseLimits { configuration.responseLimits }
 
-    private func execute(_ request: NetworkRequest, progress: TransportProgressHandler?) async throws -> HTTPClientResponse {
+    private func execute(_ request: NetworkRequest, on client: HTTPClient, via relay: PinningRelay?,
+                         progress: TransportProgressHandler?) async throws -> HTTPClientResponse {
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
         outgoing.method = HTTPMethod(rawValue: request.httpMethod.rawValue)
         for header in request.headers { outgoing.headers.add(name: header.name, value: header.value) }
+        if let relay {
+            // Plain HTTP to the relay's socket, which holds the pinned TLS connection.
+            outgoing.url = URL(httpURLWithSocketPath: relay.socketPath, uri: Self.target(of: request.url))?.absoluteString ?? outgoing.url
+            if !outgoing.headers.contains(name: "Host") { outgoing.headers.add(name: "Host", value: Self.authority(of: request.url)) }
+        }
         outgoing.body = try UploadChunks.body(for: request.body, progress: progress)
         // The pipeline's deadline cancels the call; AsyncHTTPClient's own would end at the head.
         return try await client.execute(outgoing, deadline: .distantFuture)
+    }
+
+    /// The request target: the percent-encoded path (`/` when empty) and query, as sent.
+    static func target(of url: URL) -> String {
+        let path = url.path(percentEncoded: true)
+        let query = url.query(percentEncoded: true).map { "?\($0)" } ?? ""
+        return (path.isEmpty ? "/" : path) + query
+    }
+
+    /// `host[:port]` as the `Host` header carries it (the port only when not the scheme's default).
+    static func authority(of url: URL) -> String {
+        let host = url.host(percentEncoded: true) ?? ""
+        let bracketed = host.contains(":") ? "[\(host)]" : host
+        guard let port = url.port, port != (url.scheme?.lowercased() == "https" ? 443 : 80) else { return bracketed }
+        return "\(bracketed):\(port)"
     }
 
     static func decompressionLimit(_ limit: ResponseLimits.DecompressionLimit) -> NIOHTTPDecompression.DecompressionLimit {
@@ -148,14 +185,30 @@ extension AsyncHTTPClientTransport {
         /// ``ResponseLimits/init(maximumInMemoryBodySize:decompression:)``'s defaults by default; the
         /// ratio is SwiftNIO's, counted against the compressed bytes received so far.
         public var responseLimits: ResponseLimits
+        /// Trusted roots, client certificate, public-key pins and the lowest TLS version.
+        /// ``TLSSettings/default`` (the system's roots, TLS 1.2 or later) by default.
+        public var tls: TLSSettings
+        /// The proxies requests go through. ``ProxyConfiguration/direct`` by default: the
+        /// environment's `HTTPS_PROXY` and kin are read only when you pass
+        /// ``ProxyConfiguration/environment(_:)``.
+        ///
+        /// An HTTP proxy carries `https://` *and* `http://` requests in a `CONNECT` tunnel
+        /// (AsyncHTTPClient has no absolute-form requests), so the proxy must allow `CONNECT` to
+        /// the origin's port. A SOCKS5 proxy is used without credentials: AsyncHTTPClient has no
+        /// SOCKS5 username/password method, and one with credentials fails every request with
+        /// ``NetworkError/TransportFailure/unsupportedSetting(_:)``.
+        public var proxy: ProxyConfiguration
 
         /// Creates a configuration; every parameter has the default described on its property.
         public init(maximumConnectionsPerHost: Int = 8, connectTimeout: Duration = .seconds(10),
-                    retriesConnectionEstablishment: Bool = false, responseLimits: ResponseLimits = ResponseLimits()) {
+                    retriesConnectionEstablishment: Bool = false, responseLimits: ResponseLimits = ResponseLimits(),
+                    tls: TLSSettings = .default, proxy: ProxyConfiguration = .direct) {
             self.maximumConnectionsPerHost = max(1, maximumConnectionsPerHost)
             self.connectTimeout = connectTimeout
             self.retriesConnectionEstablishment = retriesConnectionEstablishment
             self.responseLimits = responseLimits
+            self.tls = tls
+            self.proxy = proxy
         }
     }
 }

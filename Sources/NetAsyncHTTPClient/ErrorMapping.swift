@@ -18,8 +18,11 @@ enum ErrorMapping {
         (error as? ChannelError).map(staleConnectionErrors.contains) ?? false
     }
 
-    static func networkError(for error: any Error, request: NetworkRequest, limits: ResponseLimits) -> any Error {
+    static func networkError(for error: any Error, request: NetworkRequest, limits: ResponseLimits, proxy: NetworkProxy? = nil) -> any Error {
         if error is NetworkError || error is CancellationError { return error }
+        if let proxy, let failure = proxyFailure(error, request: request, proxy: proxy) {
+            return NetworkError.transport(.proxy(failure))
+        }
         let target = request.description
         if let decompression = error as? NIOHTTPDecompression.DecompressionError, decompression == .limit {
             switch limits.decompression {
@@ -65,6 +68,34 @@ enum ErrorMapping {
             return NetworkError.transport(.tls("\(target): \(description)"))
         }
         return NetworkError.transport(.other("\(target): \(description)"))
+    }
+
+    /// The failures that are the proxy's: reaching it, its credentials, its refusal to connect on.
+    /// A failure past the tunnel (the origin's TLS, a cut body) is the origin's, mapped as without
+    /// a proxy.
+    private static func proxyFailure(_ error: any Error, request: NetworkRequest, proxy: NetworkProxy) -> NetworkError.ProxyFailure? {
+        let name = proxy.description
+        let origin = "\(request.url.host(percentEncoded: false) ?? "?"):\(request.url.port ?? (request.url.scheme == "https" ? 443 : 80))"
+        if let client = error as? HTTPClientError {
+            switch client {
+            case .proxyAuthenticationRequired: return .authenticationFailed(proxy: name)
+            case .invalidProxyResponse: return .cannotConnect(proxy: name, reason: "it refused to open a tunnel to \(origin) (its answer to CONNECT was neither 2xx nor 407)")
+            case .httpProxyHandshakeTimeout, .socksHandshakeTimeout: return .cannotConnect(proxy: name, reason: "its handshake timed out")
+            case .connectTimeout: return .cannotConnect(proxy: name, reason: "connecting to it timed out")
+            default: break
+            }
+        }
+        if let io = error as? IOError, [ECONNREFUSED, EHOSTUNREACH, ENETUNREACH, EADDRNOTAVAIL].contains(io.errnoCode) {
+            return .cannotConnect(proxy: name, reason: "\(io)")
+        }
+        let description = String(describing: error)
+        if description.contains("SOCKS") {
+            return .cannotConnect(proxy: name, reason: "SOCKS5: \(description) (to \(origin))")
+        }
+        if description.contains("NIOConnectionError") || description.contains("connectionRefused") || description.contains("Connection refused") {
+            return .cannotConnect(proxy: name, reason: description)
+        }
+        return nil
     }
 }
 #endif

@@ -87,11 +87,26 @@ extension NetworkError.TransportFailure: CustomStringConvertible {
         case .connectionLost(let message): "connection lost: \(message)"
         case .cancelled: "cancelled"
         case .tls(let message): "TLS failure: \(message)"
+        case .publicKeyPinMismatch(let host): "TLS failure: the public key of \(host)'s certificate matches none of its pins"
+        case .invalidTLSSettings(let message): "invalid TLS settings: \(message)"
+        case .proxy(let failure): "\(failure)"
+        case .unsupportedSetting(let message): "unsupported setting: \(message)"
         case .tooManyRedirects(let limit, let lastURL): "more than \(limit) redirects; the last pointed to \(lastURL)"
         case .cannotWriteBody(let path, let reason): "cannot write the response body to \(path): \(reason)"
         case .notInCache(let url): "no cached response for \(url), and the request's cache policy forbids the network"
         case .responseBodyLimitExceeded(let limit): "the response body \(limit)"
         case .other(let message): message
+        }
+    }
+}
+
+extension NetworkError.ProxyFailure: CustomStringConvertible {
+    /// Names the proxy (password redacted) and what went wrong.
+    public var description: String {
+        switch self {
+        case .invalidProxyURL(let url, let reason): "invalid proxy \(url): \(reason)"
+        case .authenticationFailed(let proxy): "the proxy \(proxy) refused the credentials (407 Proxy Authentication Required)"
+        case .cannotConnect(let proxy, let reason): "cannot connect through the proxy \(proxy): \(reason)"
         }
     }
 }

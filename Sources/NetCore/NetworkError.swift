@@ -112,6 +112,17 @@ extension NetworkError {
         case cancelled
         /// The TLS handshake or certificate check failed.
         case tls(String)
+        /// The server's certificate passed every check but its public key is none of the host's
+        /// pins (`TLSSettings.pinnedPublicKeys`); names the host. Nothing was sent to it.
+        case publicKeyPinMismatch(host: String)
+        /// The transport's TLS settings cannot be used: a certificate or key that does not parse,
+        /// a wrong passphrase, a malformed pin. Says which.
+        case invalidTLSSettings(String)
+        /// Going through the proxy failed, or the proxy settings cannot be used.
+        case proxy(ProxyFailure)
+        /// The transport cannot honour a setting it was given (for example TLS or proxy settings on
+        /// a transport whose platform library has no such option). Names the setting and what can.
+        case unsupportedSetting(String)
         /// The server redirected more times than the transport's limit allows; names the last URL.
         case tooManyRedirects(limit: Int, lastURL: String)
         /// The response body could not be written to its destination file.
@@ -125,6 +136,18 @@ extension NetworkError {
         case responseBodyLimitExceeded(ResponseBodyLimit)
         /// Any other transport failure, described.
         case other(String)
+    }
+
+    /// Why going through a proxy failed. Proxy URLs in these messages have their password redacted.
+    public enum ProxyFailure: Sendable, Hashable {
+        /// A proxy URL (a setting or an environment variable) is not one Net can use; says why.
+        case invalidProxyURL(String, reason: String)
+        /// The proxy refused the credentials or asked for some (HTTP 407, or SOCKS5's
+        /// username/password step failed); names the proxy.
+        case authenticationFailed(proxy: String)
+        /// The proxy could not be reached, or would not connect to the origin; names the proxy
+        /// and says what happened.
+        case cannotConnect(proxy: String, reason: String)
     }
 
     /// A limit on a response body (see `ResponseLimits` in NetTransport).

@@ -92,6 +92,20 @@ package final class Subprocess {
         }
     }
 
+    /// The first line the child writes to standard output (a peer's port), without its newline;
+    /// throws with what it wrote to standard error if it exits first.
+    package func firstLine() throws -> String {
+        var line = Data()
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while !line.contains(UInt8(ascii: "\n")) {
+            let count = read(output, &buffer, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { throw CommandFailed(description: "the process exited before writing a line: \(standardError)") }
+            line.append(contentsOf: buffer[..<count])
+        }
+        return String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// What the child wrote to standard error so far.
     package var standardError: String {
         (try? String(contentsOf: scratch.appendingPathComponent("stderr"), encoding: .utf8)) ?? ""

@@ -16,18 +16,9 @@ package actor WerkzeugPeer {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Peers/werkzeug_peer.py").path
         let child = try Subprocess("/usr/bin/env", ["python3", script])
-        var line = Data()
-        var buffer = [UInt8](repeating: 0, count: 64)
-        while !line.contains(UInt8(ascii: "\n")) {
-            let count = read(child.output, &buffer, buffer.count)
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else {
-                throw CommandFailed(description: "werkzeug_peer.py exited before printing its port: \(child.standardError)")
-            }
-            line.append(contentsOf: buffer[..<count])
-        }
-        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw CommandFailed(description: "werkzeug_peer.py printed \(String(decoding: line, as: UTF8.self)) instead of a port")
+        let line = try child.firstLine()
+        guard let port = Int(line) else {
+            throw CommandFailed(description: "werkzeug_peer.py printed \(line) instead of a port")
         }
         process = child
         self.port = port

@@ -12,7 +12,9 @@ struct Exchange {
     func perform(_ plan: RequestPlan) async throws -> ExitStatus {
         let transport: any Transport = switch options.transport {
         case .urlsession: URLSessionTransport(configuration: .init(responseLimits: options.responseLimits))
-        case .ahc: AsyncHTTPClientTransport(configuration: .init(responseLimits: options.responseLimits))
+        case .ahc: AsyncHTTPClientTransport(configuration: .init(
+            responseLimits: options.responseLimits, tls: try options.connection.tlsSettings(),
+            proxy: try options.connection.proxyConfiguration()))
         }
         var interceptors: [any NetworkInterceptor] = options.retry > 0 ? [RetryPolicy(maximumRetries: options.retry)] : []
         let timings = options.timings ? TimingsCollector() : nil

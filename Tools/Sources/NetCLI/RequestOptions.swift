@@ -67,6 +67,8 @@ public struct RequestOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The transport: urlsession or ahc (AsyncHTTPClient, the default on Linux).", valueName: "name"))
     var transport: TransportChoice = .platformDefault
 
+    @OptionGroup(title: "TLS and proxies") var connection: ConnectionOptions
+
     /// Checked by ArgumentParser before running: failures are usage errors (status 2).
     public mutating func validate() throws {
         guard retry >= 0 else { throw ValidationError("--retry must be 0 or more, not \(retry)") }
@@ -81,6 +83,10 @@ public struct RequestOptions: ParsableArguments {
         if curl && download != nil { throw ValidationError("--curl prints a command and sends nothing, so --download has nothing to save") }
         if continueDownload && download == nil { throw ValidationError("--continue resumes a --download FILE: give one") }
         if stream && download != nil { throw ValidationError("--stream prints the body as it arrives and --download saves it: choose one") }
+        if transport == .urlsession && connection.isSet {
+            throw ValidationError(
+                "--cacert, --cert, --key, --pass, --pinnedpubkey, --proxy and --noproxy need --transport ahc: URLSession on Linux takes no TLS or proxy settings (its libcurl reads http_proxy and kin from the environment itself)")
+        }
     }
 
     /// The longest `--timeout` taken, in seconds: a year.

@@ -27,7 +27,7 @@ public struct VerbCommand<Verb: HTTPVerb>: AsyncParsableCommand {
         let session = try options.session.map { try SessionFile.load($0).merging(plan.givenHeaders) }
         try session?.apply(to: &plan.request)
         if options.curl {
-            Output.write(try CurlRendering.command(for: plan) + "\n")
+            Output.write(try CurlRendering.command(for: plan, connection: options.connection) + "\n")
             return
         }
         let jar = session.map { CookieJar(cookies: $0.cookies) }
@@ -68,14 +68,16 @@ public enum HeadVerb: HTTPVerb { public static var method: NetworkHttpMethod { .
 /// `OPTIONS`.
 public enum OptionsVerb: HTTPVerb { public static var method: NetworkHttpMethod { .options } }
 
-/// `--curl`: the plan as a redacted curl command.
+/// `--curl`: the plan as a redacted curl command, with the TLS and proxy options in curl's spelling.
 enum CurlRendering {
-    static func command(for plan: RequestPlan) throws -> String {
+    static func command(for plan: RequestPlan, connection: ConnectionOptions = ConnectionOptions()) throws -> String {
         do {
-            if let parts = plan.multipartParts, let command = try plan.request.curlCommand(multipartForm: parts) {
-                return command.shellCommand
+            var command = plan.request.curlCommand()
+            if let parts = plan.multipartParts, let multipart = try plan.request.curlCommand(multipartForm: parts) {
+                command = multipart
             }
-            return plan.request.curl
+            return CurlCommand(arguments: connection.curlArguments + command.arguments,
+                               standardInput: command.standardInput, note: command.note).shellCommand
         } catch let error as NetworkError {
             throw UsageError(error.description)
         }

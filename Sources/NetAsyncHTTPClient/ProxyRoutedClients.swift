@@ -1,0 +1,66 @@
+#if AsyncHTTPClient  // the package trait: without it this file compiles to nothing
+import AsyncHTTPClient
+import NetCore
+
+/// The transport's `HTTPClient`s: one connecting directly and one per configured proxy, because
+/// AsyncHTTPClient sets a proxy per client while `NO_PROXY` decides per request.
+struct ProxyRoutedClients: Sendable {
+    private let direct: HTTPClient?
+    private let proxied: [NetworkProxy: HTTPClient]
+    /// Why no request can be sent with these settings, if they cannot be used.
+    private let setupError: NetworkError?
+
+    init(settings: HTTPClient.Configuration, tls: TLSSettings, proxies: ProxyConfiguration) {
+        var settings = settings
+        do throws(NetworkError) {
+            if tls != .default { settings.tlsConfiguration = try tls.clientConfiguration() }
+            var proxied: [NetworkProxy: HTTPClient] = [:]
+            for proxy in Set([proxies.httpProxy, proxies.httpsProxy].compactMap { $0 }) {
+                var proxySettings = settings
+                proxySettings.proxy = try Self.proxy(proxy)
+                proxied[proxy] = HTTPClient(eventLoopGroupProvider: .singleton, configuration: proxySettings)
+            }
+            self.direct = HTTPClient(eventLoopGroupProvider: .singleton, configuration: settings)
+            self.proxied = proxied
+            self.setupError = nil
+        } catch {
+            self.direct = nil
+            self.proxied = [:]
+            self.setupError = error
+        }
+    }
+
+    /// The client for requests that go through `proxy` (`nil`: directly).
+    func client(for proxy: NetworkProxy?) throws(NetworkError) -> HTTPClient {
+        if let setupError { throw setupError }
+        // Every configured proxy has a client, and `direct` exists unless `setupError` does: the
+        // failures below cannot happen, and are typed errors rather than traps.
+        if let proxy {
+            guard let client = proxied[proxy] else { throw .transport(.unsupportedSetting("no client for the proxy \(proxy)")) }
+            return client
+        }
+        guard let direct else { throw .transport(.unsupportedSetting("no direct client")) }
+        return direct
+    }
+
+    func shutdown() {
+        direct?.shutdown { _ in }
+        for client in proxied.values { client.shutdown { _ in } }
+    }
+
+    private static func proxy(_ proxy: NetworkProxy) throws(NetworkError) -> HTTPClient.Configuration.Proxy {
+        switch proxy.kind {
+        case .http:
+            return .server(host: proxy.host, port: proxy.port, authorization: proxy.credentials.map {
+                .basic(username: $0.username, password: $0.password)
+            })
+        case .socks5:
+            guard proxy.credentials == nil else {
+                throw .transport(.unsupportedSetting(
+                    "\(proxy): AsyncHTTPClient's SOCKS5 client has no username/password method; use a SOCKS5 proxy without credentials or an HTTP proxy"))
+            }
+            return .socksServer(host: proxy.host, port: proxy.port)
+        }
+    }
+}
+#endif

@@ -1,0 +1,63 @@
+import Foundation
+
+/// A real proxy from Debian on a free loopback port, configured from `Tests/Peers`: tinyproxy
+/// (HTTP and `CONNECT`, with Basic credentials) or Dante (SOCKS5). Its log tells the tests
+/// which connections it made. `.ci/run` installs both packages.
+package final class ProxyPeer {
+    /// The two proxies.
+    package enum Kind {
+        /// tinyproxy, requiring the Basic credentials `username:password`.
+        case tinyproxy(username: String, password: String)
+        /// Dante, with no authentication.
+        case dante
+    }
+
+    /// The port it listens on, on 127.0.0.1.
+    package let port: Int
+    private let logPath: String
+    private let process: Subprocess  // its deinit ends the proxy
+
+    /// Starts the proxy and returns once it accepts connections.
+    package init(_ kind: Kind) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("net-proxy-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let peers = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Peers")
+        let port = try LocalPorts.closed()
+        let log = directory.appendingPathComponent("proxy.log").path
+        let (template, executable, arguments): (String, String, (String) -> [String]) = switch kind {
+        case .tinyproxy: ("tinyproxy.conf", "/usr/bin/tinyproxy", { ["-d", "-c", $0] })
+        case .dante: ("danted.conf", "/usr/sbin/danted", { ["-f", $0, "-N", "1"] })
+        }
+        var text = try String(contentsOf: peers.appendingPathComponent(template), encoding: .utf8)
+        text = text.replacingOccurrences(of: "@PORT@", with: "\(port)").replacingOccurrences(of: "@LOG@", with: log)
+        if case .tinyproxy(let username, let password) = kind {
+            text = text.replacingOccurrences(of: "@CREDENTIALS@", with: "\(username) \(password)")
+        }
+        let configuration = directory.appendingPathComponent(template).path
+        try text.write(toFile: configuration, atomically: true, encoding: .utf8)
+        guard FileManager.default.isExecutableFile(atPath: executable) else {
+            throw CommandFailed(description: "\(executable) is missing: install tinyproxy and dante-server (.ci/run does)")
+        }
+        let child = try Subprocess(executable, arguments(configuration))
+        self.port = port
+        self.logPath = log
+        self.process = child
+        try await Self.waitUntilListening(port: port, child: child)
+    }
+
+    /// Everything the proxy has logged so far.
+    package func log() -> String {
+        (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+    }
+
+    /// Polls until a connection to the port succeeds; a proxy that never listens fails the test
+    /// after 20 s instead of hanging it.
+    private static func waitUntilListening(port: Int, child: Subprocess) async throws {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline {
+            if LocalPorts.accepts(port: port) { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw CommandFailed(description: "the proxy did not listen on \(port): \(child.standardError)")
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// The certificates of `Tests/Peers/tls_certificates.sh`, made once per test process by openssl,
+/// and HTTPS servers on Python's `ssl` (`Tests/Peers/tls_peer.py`) that present them.
+package enum TLSPeers {
+    /// The directory holding the certificates (see the script for its files).
+    package static func certificates() throws -> URL {
+        try generated.get()
+    }
+
+    /// The PEM text of `name` in the certificate directory (`ca.pem`, `client-encrypted.key`, …).
+    package static func pem(_ name: String) throws -> String {
+        try String(contentsOf: certificates().appendingPathComponent(name), encoding: .utf8)
+    }
+
+    private static let generated: Result<URL, any Error> = Result {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("net-tls-\(UUID().uuidString)")
+        _ = try runProcess("/bin/sh", [peers.appendingPathComponent("tls_certificates.sh").path, directory.path])
+        return directory
+    }
+
+    private static let peers = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Peers")
+
+    /// An HTTPS server presenting `certificate` (a name from the script: `server`, `expired`,
+    /// `wronghost`, `other`), requiring a client certificate from `client-ca` when
+    /// `requiresClientCertificate`, and refusing TLS 1.3 when `maximumTLS12`.
+    package final class Server {
+        /// `https://127.0.0.1:PORT`.
+        package let url: String
+        /// The port it listens on.
+        package let port: Int
+        private let process: Subprocess  // its deinit ends the server
+
+        /// Starts the server and returns once it listens.
+        package init(certificate: String = "server", requiresClientCertificate: Bool = false, maximumTLS12: Bool = false) throws {
+            let directory = try TLSPeers.certificates()
+            var arguments = [peers.appendingPathComponent("tls_peer.py").path,
+                             directory.appendingPathComponent("\(certificate).pem").path,
+                             directory.appendingPathComponent("\(certificate).key").path]
+            if requiresClientCertificate { arguments += ["--client-ca", directory.appendingPathComponent("client-ca.pem").path] }
+            if maximumTLS12 { arguments += ["--max-tls", "1.2"] }
+            let child = try Subprocess("/usr/bin/env", ["python3"] + arguments)
+            let line = try child.firstLine()
+            guard let port = Int(line) else { throw CommandFailed(description: "tls_peer.py printed \(line) instead of a port") }
+            self.process = child
+            self.port = port
+            self.url = "https://127.0.0.1:\(port)"
+        }
+    }
+}

@@ -1,0 +1,78 @@
+#if AsyncHTTPClient  // the package trait: without it this file compiles to nothing
+import Foundation
+import NetAsyncHTTPClient
+import NetCore
+import NetTestSupport
+import NetTransport
+import Testing
+
+/// Public-key pinning on `AsyncHTTPClientTransport` (through its pinning relay) against HTTPS
+/// servers on Python's `ssl`: `server` and `other` have certificates from the same trusted CA for
+/// the same address, with different keys, so only the pin tells them apart.
+@Suite("AsyncHTTPClientTransport: public-key pinning")
+struct AsyncHTTPClientPinningTests {
+    static func transport(pinning pins: String, host: String = "127.0.0.1", roots: TLSSettings.TrustedRoots? = nil) throws -> AsyncHTTPClientTransport {
+        let settings = TLSSettings(trustedRoots: try roots ?? .only(TLSPeers.pem("ca.pem")),
+                                   pinnedPublicKeys: try PublicKeyPins().pinning(host: host, pins))
+        return AsyncHTTPClientTransport(configuration: .init(tls: settings))
+    }
+
+    static func pin(_ name: String) throws -> String { "sha256//" + (try TLSPeers.pem("\(name).pin")) }
+
+    /// How many requests the server answered, asked over an unpinned connection.
+    static func requestsServed(by server: TLSPeers.Server) async throws -> String {
+        let plain = AsyncHTTPClientTransport(configuration: .init(tls: TLSSettings(trustedRoots: .only(try TLSPeers.pem("ca.pem")))))
+        return String(decoding: try await plain.send(try NetworkRequest(url: server.url + "/requests")).body, as: UTF8.self)
+    }
+
+    @Test("a server whose key is pinned is reached; bodies and concurrent requests pass through the relay intact")
+    func matchingPin() async throws {
+        let server = try TLSPeers.Server()
+        let transport = try Self.transport(pinning: Self.pin("server"))
+        #expect(await TransportOutcome.of(transport, server.url) == .body("tls ok"))
+        let size = 3 << 20
+        let body = try await transport.send(try NetworkRequest(url: server.url + "/bytes/\(size)", timeout: .seconds(30))).body
+        #expect(body == Data((0..<size).map { UInt8($0 % 251) }))
+        let url = server.url
+        let outcomes = await withTaskGroup(of: TransportOutcome.self) { group in
+            for _ in 0..<16 { group.addTask { await TransportOutcome.of(transport, url) } }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(outcomes == Array(repeating: .body("tls ok"), count: 16))
+    }
+
+    @Test("a valid certificate with another key is a pin mismatch naming the host, and the server gets no request")
+    func mismatch() async throws {
+        let server = try TLSPeers.Server(certificate: "other")
+        let outcome = await TransportOutcome.of(try Self.transport(pinning: Self.pin("server")), server.url)
+        #expect(outcome == .failed(.publicKeyPinMismatch(host: "127.0.0.1")))
+        #expect(try await Self.requestsServed(by: server) == "0")
+    }
+
+    @Test("several pins allow a rotation: either key is accepted")
+    func rotation() async throws {
+        let pins = "\(try Self.pin("other"));\(try Self.pin("server"))"
+        for certificate in ["server", "other"] {
+            let server = try TLSPeers.Server(certificate: certificate)
+            #expect(await TransportOutcome.of(try Self.transport(pinning: pins), server.url) == .body("tls ok"), "\(certificate)")
+        }
+    }
+
+    @Test("a pin never replaces the certificate checks: the right key from an untrusted CA is still refused")
+    func pinDoesNotBypassVerification() async throws {
+        let server = try TLSPeers.Server()
+        let outcome = await TransportOutcome.of(try Self.transport(pinning: Self.pin("server"), roots: .system), server.url)
+        guard case .failed(.tls) = outcome else {
+            Issue.record("expected a TLS failure, got \(outcome)")
+            return
+        }
+    }
+
+    @Test("hosts without pins connect as usual")
+    func otherHostsUnaffected() async throws {
+        let server = try TLSPeers.Server(certificate: "other")
+        let transport = try Self.transport(pinning: Self.pin("server"), host: "pinned.example")
+        #expect(await TransportOutcome.of(transport, server.url) == .body("tls ok"))
+    }
+}
+#endif
