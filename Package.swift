@@ -53,6 +53,8 @@ let package = Package(
             .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
             // Its decompression-limit error, to report which limit a body broke.
             .product(name: "NIOHTTPCompression", package: "swift-nio-extras", condition: .when(traits: ["AsyncHTTPClient"])),
+            // Its SOCKS errors, to tell a proxy that wants credentials from one that fails.
+            .product(name: "NIOSOCKS", package: "swift-nio-extras", condition: .when(traits: ["AsyncHTTPClient"])),
             // TLS settings, and the relay that checks public-key pins (PinningRelay).
             .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
             .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),

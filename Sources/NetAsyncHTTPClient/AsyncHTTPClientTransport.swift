@@ -23,7 +23,7 @@ public final class AsyncHTTPClientTransport: Transport {
     /// How the transport behaves.
     public let configuration: Configuration
     private let clients: ProxyRoutedClients
-    private let pinned: PinnedOrigins
+    private let relays: OriginRelays
 
     /// Creates a transport with its own client and connection pool (one pool per proxy, plus the
     /// direct one).
@@ -43,14 +43,14 @@ public final class AsyncHTTPClientTransport: Transport {
         settings.connectionPool.retryConnectionEstablishment = configuration.retriesConnectionEstablishment
         settings.timeout = .init(connect: .nanoseconds(configuration.connectTimeout.wholeNanoseconds))
         clients = ProxyRoutedClients(settings: settings, tls: configuration.tls, proxies: configuration.proxy)
-        pinned = PinnedOrigins(tls: configuration.tls, connectTimeout: configuration.connectTimeout)
+        relays = OriginRelays(tls: configuration.tls, proxies: configuration.proxy, connectTimeout: configuration.connectTimeout)
     }
 
     deinit {
         // AsyncHTTPClient traps on a client released without a shutdown; the callback form needs no
         // `await`, and no request can be running once the transport (which every send holds) is gone.
         clients.shutdown()
-        pinned.shutdown()
+        relays.shutdown()
     }
 
     /// Sends `request` and returns as soon as its response head arrives.
@@ -62,8 +62,9 @@ public final class AsyncHTTPClientTransport: Transport {
         try Task.checkCancellation()
         let limits = configuration.responseLimits
         let proxy = configuration.proxy.proxy(for: request.url)
-        let client = try clients.client(for: proxy)
-        let relay = try await pinned.relay(for: request.url, proxied: proxy != nil)
+        let relay = try await relays.relay(for: request.url, proxy: proxy)
+        // A relay makes the connection, through the proxy if any: AsyncHTTPClient connects directly to it.
+        let client = try clients.client(for: relay == nil ? proxy : nil)
         let failuresBefore = relay?.failures.count ?? 0
         let response: HTTPClientResponse
         do {
@@ -88,7 +89,7 @@ public final class AsyncHTTPClientTransport: Transport {
     /// The response limits from ``Configuration/responseLimits``.
     public var responseLimits: ResponseLimits { configuration.responseLimits }
 
-    private func execute(_ request: NetworkRequest, on client: HTTPClient, via relay: PinningRelay?,
+    private func execute(_ request: NetworkRequest, on client: HTTPClient, via relay: OriginRelay?,
                          progress: TransportProgressHandler?) async throws -> HTTPClientResponse {
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
         outgoing.method = HTTPMethod(rawValue: request.httpMethod.rawValue)
@@ -194,9 +195,8 @@ extension AsyncHTTPClientTransport {
         ///
         /// An HTTP proxy carries `https://` *and* `http://` requests in a `CONNECT` tunnel
         /// (AsyncHTTPClient has no absolute-form requests), so the proxy must allow `CONNECT` to
-        /// the origin's port. A SOCKS5 proxy is used without credentials: AsyncHTTPClient has no
-        /// SOCKS5 username/password method, and one with credentials fails every request with
-        /// ``NetworkError/TransportFailure/unsupportedSetting(_:)``.
+        /// the origin's port. A SOCKS5 proxy gets the origin's host name (curl's `socks5h`), with
+        /// the username/password method when it has credentials.
         public var proxy: ProxyConfiguration
 
         /// Creates a configuration; every parameter has the default described on its property.

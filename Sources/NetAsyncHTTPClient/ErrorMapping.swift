@@ -6,6 +6,7 @@ import NetTransport
 import NIOCore
 import NIOHTTP1
 import NIOHTTPCompression
+import NIOSOCKS
 
 /// AsyncHTTPClient's and SwiftNIO's errors as Net's typed ones, matching URLSessionTransport's.
 enum ErrorMapping {
@@ -87,6 +88,11 @@ enum ErrorMapping {
         }
         if let io = error as? IOError, [ECONNREFUSED, EHOSTUNREACH, ENETUNREACH, EADDRNOTAVAIL].contains(io.errnoCode) {
             return .cannotConnect(proxy: name, reason: "\(io)")
+        }
+        // The proxy accepts none of the methods offered: AsyncHTTPClient offers only "no
+        // authentication" (credentials go through the transport's relay), so it wants some.
+        if error is SOCKSError.InvalidAuthenticationSelection || error is SOCKSError.NoValidAuthenticationMethod {
+            return .authenticationFailed(proxy: name)
         }
         let description = String(describing: error)
         if description.contains("SOCKS") {

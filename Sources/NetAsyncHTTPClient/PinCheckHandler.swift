@@ -4,9 +4,10 @@ import NIOCore
 import NIOSSL
 import NIOTLS
 
-/// Sits behind the relay's TLS handler on the connection to a pinned origin. When the handshake
+/// Sits behind the relay's TLS handler on the connection to an `https` origin. When the handshake
 /// (chain, host name and dates already checked by BoringSSL) completes, it checks the leaf
-/// certificate's public key against the host's pins; only then are the two connections joined.
+/// certificate's public key against the host's pins, if it has any; only then are the two
+/// connections joined.
 /// On a mismatch, or any failure before that, both close with nothing relayed, and the failure
 /// is recorded for the transport to report.
 final class PinCheckHandler: ChannelInboundHandler, RemovableChannelHandler {
@@ -40,13 +41,8 @@ final class PinCheckHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
         context.fireUserInboundEventTriggered(event)
         do {
-            // Both channels run on one event loop (the relay connects on the inbound channel's).
-            let (toOrigin, toClient) = RelayGlue.pair()
-            try context.pipeline.syncOperations.addHandler(toOrigin)
-            try inbound.pipeline.syncOperations.addHandler(toClient)
+            try RelayGlue.join(context, with: inbound)
             joined = true
-            let inbound = self.inbound
-            inbound.setOption(ChannelOptions.autoRead, value: true).whenFailure { _ in inbound.close(promise: nil) }
             context.pipeline.syncOperations.removeHandler(self, promise: nil)
         } catch {
             fail(context, .tls("\(host): the relay could not join the connections (\(error))"))

@@ -16,6 +16,9 @@ struct ProxyRoutedClients: Sendable {
             if tls != .default { settings.tlsConfiguration = try tls.clientConfiguration() }
             var proxied: [NetworkProxy: HTTPClient] = [:]
             for proxy in Set([proxies.httpProxy, proxies.httpsProxy].compactMap { $0 }) {
+                try Self.check(proxy)
+                // A SOCKS5 proxy with credentials is reached by the transport's relay, not by AsyncHTTPClient.
+                if OriginRelays.needsRelay(proxy) { continue }
                 var proxySettings = settings
                 proxySettings.proxy = try Self.proxy(proxy)
                 proxied[proxy] = HTTPClient(eventLoopGroupProvider: .singleton, configuration: proxySettings)
@@ -55,11 +58,15 @@ struct ProxyRoutedClients: Sendable {
                 .basic(username: $0.username, password: $0.password)
             })
         case .socks5:
-            guard proxy.credentials == nil else {
-                throw .transport(.unsupportedSetting(
-                    "\(proxy): AsyncHTTPClient's SOCKS5 client has no username/password method; use a SOCKS5 proxy without credentials or an HTTP proxy"))
-            }
             return .socksServer(host: proxy.host, port: proxy.port)
+        }
+    }
+
+    /// SOCKS5 credentials fit its length bytes (RFC 1929): at most 255 bytes each.
+    private static func check(_ proxy: NetworkProxy) throws(NetworkError) {
+        guard proxy.kind == .socks5, let credentials = proxy.credentials else { return }
+        guard (1...255).contains(credentials.username.utf8.count), credentials.password.utf8.count <= 255 else {
+            throw .transport(.proxy(.invalidProxyURL("\(proxy)", reason: "SOCKS5 user names (1–255 bytes) and passwords (up to 255 bytes) must fit RFC 1929")))
         }
     }
 }

@@ -22,6 +22,15 @@ final class RelayGlue: ChannelDuplexHandler {
         return (first, second)
     }
 
+    /// Joins the connection of `upstream` (to the origin, ready for bytes) with `inbound` (from
+    /// AsyncHTTPClient, not reading until now): both channels run on one event loop.
+    static func join(_ upstream: ChannelHandlerContext, with inbound: any Channel) throws {
+        let (toOrigin, toClient) = pair()
+        try upstream.pipeline.syncOperations.addHandler(toOrigin)
+        try inbound.pipeline.syncOperations.addHandler(toClient)
+        inbound.setOption(ChannelOptions.autoRead, value: true).whenFailure { _ in inbound.close(promise: nil) }
+    }
+
     func handlerAdded(context: ChannelHandlerContext) { self.context = context }
 
     func handlerRemoved(context: ChannelHandlerContext) {

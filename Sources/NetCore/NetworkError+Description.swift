@@ -105,7 +105,10 @@ extension NetworkError.ProxyFailure: CustomStringConvertible {
     public var description: String {
         switch self {
         case .invalidProxyURL(let url, let reason): "invalid proxy \(url): \(reason)"
-        case .authenticationFailed(let proxy): "the proxy \(proxy) refused the credentials (407 Proxy Authentication Required)"
+        case .authenticationFailed(let proxy):
+            proxy.hasPrefix("socks")
+                ? "the proxy \(proxy) refused the credentials, or wants some (SOCKS5 authentication)"
+                : "the proxy \(proxy) refused the credentials, or wants some (407 Proxy Authentication Required)"
         case .cannotConnect(let proxy, let reason): "cannot connect through the proxy \(proxy): \(reason)"
         }
     }

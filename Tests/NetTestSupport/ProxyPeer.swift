@@ -10,7 +10,17 @@ package final class ProxyPeer {
         case tinyproxy(username: String, password: String)
         /// Dante, with no authentication.
         case dante
+        /// Dante, requiring SOCKS5's username/password method (RFC 1929) with
+        /// ``socksUsername`` and ``socksPassword``. Dante checks them against the system's
+        /// accounts, so the peer creates that account (without a home or a shell) when it is
+        /// missing: it needs root, which the tests and CI run as.
+        case danteWithCredentials
     }
+
+    /// The SOCKS5 account of ``Kind/danteWithCredentials``.
+    package static let socksUsername = "net-socks-test"
+    /// Its password.
+    package static let socksPassword = "s0cks-s3cret"
 
     /// The port it listens on, on 127.0.0.1.
     package let port: Int
@@ -27,7 +37,9 @@ package final class ProxyPeer {
         let (template, executable, arguments): (String, String, (String) -> [String]) = switch kind {
         case .tinyproxy: ("tinyproxy.conf", "/usr/bin/tinyproxy", { ["-d", "-c", $0] })
         case .dante: ("danted.conf", "/usr/sbin/danted", { ["-f", $0, "-N", "1"] })
+        case .danteWithCredentials: ("danted-credentials.conf", "/usr/sbin/danted", { ["-f", $0, "-N", "1"] })
         }
+        if case .danteWithCredentials = kind { try Self.createSOCKSAccount() }
         var text = try String(contentsOf: peers.appendingPathComponent(template), encoding: .utf8)
         text = text.replacingOccurrences(of: "@PORT@", with: "\(port)").replacingOccurrences(of: "@LOG@", with: log)
         if case .tinyproxy(let username, let password) = kind {
@@ -43,6 +55,14 @@ package final class ProxyPeer {
         self.logPath = log
         self.process = child
         try await Self.waitUntilListening(port: port, child: child)
+    }
+
+    /// The system account Dante checks ``Kind/danteWithCredentials``'s credentials against.
+    private static func createSOCKSAccount() throws {
+        if (try? runProcess("/usr/bin/id", ["-u", socksUsername])) == nil {
+            _ = try runProcess("/usr/sbin/useradd", ["--no-create-home", "--shell", "/usr/sbin/nologin", socksUsername])
+        }
+        _ = try runProcess("/usr/sbin/chpasswd", [], input: Data("\(socksUsername):\(socksPassword)\n".utf8))
     }
 
     /// Everything the proxy has logged so far.

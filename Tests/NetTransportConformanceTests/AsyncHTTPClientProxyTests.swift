@@ -118,15 +118,71 @@ struct AsyncHTTPClientProxyTests {
         #expect(dante.log().contains("127.0.0.1.\(origin.port ?? 0)"), "\(dante.log())")
     }
 
-    @Test("SOCKS5 credentials are refused as unsupported, not silently dropped")
-    func socksCredentialsUnsupported() async throws {
-        let proxy = NetworkProxy(kind: .socks5, host: "127.0.0.1", port: 1080, credentials: .init(username: "u", password: "socks-s3cret"))
-        let outcome = await TransportOutcome.of(Self.transport(ProxyConfiguration(proxy: proxy)), "http://127.0.0.1:1/")
-        guard case .failed(.unsupportedSetting(let message)) = outcome else {
-            Issue.record("expected unsupportedSetting, got \(outcome)")
+    static func socksProxy(_ peer: ProxyPeer, password: String? = ProxyPeer.socksPassword) -> NetworkProxy {
+        NetworkProxy(kind: .socks5, host: "127.0.0.1", port: peer.port,
+                     credentials: password.map { .init(username: ProxyPeer.socksUsername, password: $0) })
+    }
+
+    @Test("SOCKS5 with a username and password (Dante): http:// requests, several at once, arrive through it")
+    func socks5Credentials() async throws {
+        let dante = try await ProxyPeer(.danteWithCredentials)
+        let origin = try await ConformanceServer.shared.baseURL()
+        let transport = Self.transport(ProxyConfiguration(proxy: Self.socksProxy(dante)))
+        let url = origin.absoluteString + "/bytes/6"
+        let outcomes = await withTaskGroup(of: TransportOutcome.self) { group in
+            for _ in 0..<8 { group.addTask { await TransportOutcome.of(transport, url) } }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(outcomes == Array(repeating: .body(String(decoding: ConformanceServer.pattern(count: 6), as: UTF8.self)), count: 8))
+        #expect(dante.log().contains("username%\(ProxyPeer.socksUsername)@"), "\(dante.log())")
+        #expect(dante.log().contains("127.0.0.1.\(origin.port ?? 0)"), "\(dante.log())")
+    }
+
+    @Test("SOCKS5 with credentials to an https:// origin: TLS end to end, pins checked through the tunnel")
+    func socks5CredentialsTLS() async throws {
+        let dante = try await ProxyPeer(.danteWithCredentials)
+        let server = try TLSPeers.Server()
+        let ca = try TLSPeers.pem("ca.pem")
+        let matching = TLSSettings(trustedRoots: .only(ca),
+                                   pinnedPublicKeys: try PublicKeyPins().pinning(host: "127.0.0.1", "sha256//" + (try TLSPeers.pem("server.pin"))))
+        #expect(await TransportOutcome.of(Self.transport(ProxyConfiguration(proxy: Self.socksProxy(dante)), tls: matching), server.url) == .body("tls ok"))
+        #expect(dante.log().contains("127.0.0.1.\(server.port)"), "\(dante.log())")
+        let other = TLSSettings(trustedRoots: .only(ca),
+                                pinnedPublicKeys: try PublicKeyPins().pinning(host: "127.0.0.1", "sha256//" + (try TLSPeers.pem("other.pin"))))
+        #expect(await TransportOutcome.of(Self.transport(ProxyConfiguration(proxy: Self.socksProxy(dante)), tls: other), server.url)
+            == .failed(.publicKeyPinMismatch(host: "127.0.0.1")))
+        let untrusted = await TransportOutcome.of(Self.transport(ProxyConfiguration(proxy: Self.socksProxy(dante))), server.url)
+        guard case .failed(.tls) = untrusted else {
+            Issue.record("a private CA's certificate through the tunnel: expected a TLS failure, got \(untrusted)")
             return
         }
-        #expect(message.contains("SOCKS5") && !message.contains("socks-s3cret"))
+    }
+
+    @Test("SOCKS5: a wrong password, or none where one is required, is a typed authentication failure that never shows it")
+    func socks5WrongCredentials() async throws {
+        let dante = try await ProxyPeer(.danteWithCredentials)
+        let origin = try await ConformanceServer.shared.baseURL()
+        let wrong = "wr0ng-s0cks"
+        let outcome = await TransportOutcome.of(Self.transport(ProxyConfiguration(proxy: Self.socksProxy(dante, password: wrong))),
+                                                origin.absoluteString + "/bytes/1")
+        let name = "socks5h://\(ProxyPeer.socksUsername):REDACTED@127.0.0.1:\(dante.port)"
+        #expect(outcome == .failed(.proxy(.authenticationFailed(proxy: name))))
+        #expect(!"\(outcome)".contains(wrong) && !"\(outcome)".contains(ProxyPeer.socksPassword))
+        let anonymous = await TransportOutcome.of(Self.transport(ProxyConfiguration(proxy: Self.socksProxy(dante, password: nil))),
+                                                  origin.absoluteString + "/bytes/1")
+        #expect(anonymous == .failed(.proxy(.authenticationFailed(proxy: "socks5h://127.0.0.1:\(dante.port)"))))
+        #expect(!dante.log().contains("-> 127.0.0.1.\(origin.port ?? 0)"), "the proxy connected to the origin: \(dante.log())")
+    }
+
+    @Test("SOCKS5 credentials longer than RFC 1929 allows are a typed settings error")
+    func socks5CredentialsTooLong() async {
+        let proxy = NetworkProxy(kind: .socks5, host: "127.0.0.1", port: 1080, credentials: .init(username: "u", password: String(repeating: "p", count: 256)))
+        let outcome = await TransportOutcome.of(Self.transport(ProxyConfiguration(proxy: proxy)), "http://127.0.0.1:1/")
+        guard case .failed(.proxy(.invalidProxyURL(let url, _))) = outcome else {
+            Issue.record("expected invalidProxyURL, got \(outcome)")
+            return
+        }
+        #expect(!url.contains("ppp"))
     }
 
     @Test("a proxy that is not listening is a typed proxy error naming it")

@@ -1,0 +1,76 @@
+#if AsyncHTTPClient  // the package trait: without it this file compiles to nothing
+import Foundation
+import NetCore
+import NetTransport
+import NIOCore
+import NIOSSL
+
+/// The transport's relays (`OriginRelay`), one per route that needs one, started on first use and
+/// closed with the transport: `https` to a pinned host, and anything through a SOCKS5 proxy with
+/// credentials.
+final class OriginRelays: Sendable {
+    private let pins: PublicKeyPins
+    private let context: NIOSSLContext?
+    private let connectTimeout: TimeAmount
+    private let directory: String
+    private let relays = Locked<[RelayRoute: Task<OriginRelay, any Error>]>([:])
+
+    init(tls: TLSSettings, proxies: ProxyConfiguration, connectTimeout: Duration) {
+        pins = tls.pinnedPublicKeys
+        self.connectTimeout = .nanoseconds(connectTimeout.wholeNanoseconds)
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("net-relays-\(UUID().uuidString)").path
+        let relaysSOCKS = [proxies.httpProxy, proxies.httpsProxy].contains { $0.map(Self.needsRelay) ?? false }
+        guard !tls.pinnedPublicKeys.isEmpty || relaysSOCKS, var configuration = try? tls.clientConfiguration() else {
+            context = nil  // no relay will make a TLS connection, or settings that fail every request before this is asked
+            return
+        }
+        configuration.applicationProtocols = ["http/1.1"]  // AsyncHTTPClient speaks HTTP/1.1 to the relay
+        context = try? NIOSSLContext(configuration: configuration)
+    }
+
+    /// Whether requests through `proxy` go through a relay: a SOCKS5 proxy with credentials.
+    static func needsRelay(_ proxy: NetworkProxy) -> Bool {
+        proxy.kind == .socks5 && proxy.credentials != nil
+    }
+
+    /// The relay for a request to `url` through `proxy`, or `nil` when AsyncHTTPClient connects
+    /// by itself.
+    func relay(for url: URL, proxy: NetworkProxy?) async throws -> OriginRelay? {
+        guard let host = url.host(percentEncoded: false) else { return nil }
+        let secure = url.scheme?.lowercased() == "https"
+        let pinned = secure && pins.isPinned(host)
+        guard pinned || proxy.map(Self.needsRelay) == true else { return nil }
+        if pinned, let proxy, proxy.kind == .http {
+            throw NetworkError.transport(.unsupportedSetting(
+                "\(host) is pinned and its requests go through the HTTP proxy \(proxy): AsyncHTTPClientTransport checks pins on direct and SOCKS5 connections only"))
+        }
+        if secure, context == nil { throw NetworkError.transport(.invalidTLSSettings("the TLS settings do not load")) }
+        let route = RelayRoute(host: host, port: url.port ?? (secure ? 443 : 80), secure: secure, socks: proxy)
+        let task = relays.withLock { relays in
+            if let existing = relays[route] { return existing }
+            let socketPath = "\(directory)/\(relays.count).sock"
+            let directory = directory, pins = pins, context = context, timeout = connectTimeout
+            let started = Task {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                return try await OriginRelay.start(route: route, context: context, pins: pins, socketPath: socketPath, connectTimeout: timeout)
+            }
+            relays[route] = started
+            return started
+        }
+        return try await task.value
+    }
+
+    /// Closes every relay and removes their sockets.
+    func shutdown() {
+        let started = relays.withLock { relays in
+            defer { relays.removeAll() }
+            return Array(relays.values)
+        }
+        let directory = directory
+        Task {
+            for task in started { try? await task.value.close() }
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+    }
+}
+#endif
