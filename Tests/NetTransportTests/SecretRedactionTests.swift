@@ -110,6 +110,49 @@ struct SecretRedactionTests {
         other.secretQueryKeys.insert("SESSION_KEY")
         #expect(!other.description.contains("visible"))
     }
+    @Test("proxy credentials and a client key with its passphrase: no secret in descriptions, dumps or any proxy error")
+    func proxyAndTLSSettingsAreRedacted() throws {
+        let proxyPassword = Self.secrets[5]
+        let proxy = try NetworkProxy(url: "http://net-user:\(proxyPassword)@proxy.internal:3128")
+        let socks = NetworkProxy(kind: .socks5, host: "127.0.0.1", credentials: .init(username: "u", password: proxyPassword))
+        let configuration = ProxyConfiguration(httpProxy: proxy, httpsProxy: socks, noProxy: "localhost")
+        let fromEnvironment = try ProxyConfiguration.environment(["HTTPS_PROXY": "socks5://u:\(proxyPassword)@127.0.0.1"])
+        let tls = TLSSettings(clientIdentity: .init(certificateChainPEM: "-----BEGIN CERTIFICATE-----",
+                                                    privateKeyPEM: "-----BEGIN PRIVATE KEY-----\n\(Self.secrets[0])",
+                                                    passphrase: Self.secrets[1]))
+        var texts = ["\(proxy)", "\(socks)", String(reflecting: proxy), "\(configuration)", "\(fromEnvironment)", "\(tls)", String(reflecting: tls)]
+        for value in [configuration as Any, fromEnvironment, tls] {
+            var dumped = ""
+            dump(value, to: &dumped)
+            texts.append(dumped)
+        }
+        var errors: [NetworkError] = [
+            .transport(.proxy(.authenticationFailed(proxy: "\(proxy)"))),
+            .transport(.proxy(.cannotConnect(proxy: "\(socks)", reason: "refused"))),
+        ]
+        for malformed in ["ftp://u:\(proxyPassword)@proxy:21", "http://u:\(proxyPassword)@proxy:99999", "http://u:\(proxyPassword)@proxy/path"] {
+            do {
+                _ = try NetworkProxy(url: malformed)
+                Issue.record("\(malformed) was accepted")
+            } catch {
+                errors.append(error)
+            }
+        }
+        do {
+            _ = try ProxyConfiguration.environment(["http_proxy": "gopher://u:\(proxyPassword)@proxy"])
+            Issue.record("a malformed http_proxy was accepted")
+        } catch {
+            errors.append(error)
+        }
+        for error in errors {
+            var dumped = ""
+            dump(error, to: &dumped)
+            texts += ["\(error)", String(reflecting: error), error.localizedDescription, dumped]
+        }
+        // The settings' own texts say a secret was there.
+        #expect(texts.prefix(7).allSatisfy { $0.contains("REDACTED") }, "\(texts.prefix(7))")
+        Self.expectNoSecret(in: texts, "proxy and TLS settings")
+    }
 }
 
 /// Log lines collected from any thread.

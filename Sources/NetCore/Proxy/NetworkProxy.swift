@@ -100,3 +100,11 @@ public struct NetworkProxy: Sendable, Hashable, CustomStringConvertible {
         return "\(scheme)://\(userinfo)\(hostText):\(port)"
     }
 }
+
+extension NetworkProxy.Credentials: CustomReflectable {
+    /// Shows the user name and `REDACTED`, so `dump` of a proxy or a configuration cannot leak the
+    /// password.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["username": username, "password": NetworkRedaction.placeholder], displayStyle: .struct)
+    }
+}

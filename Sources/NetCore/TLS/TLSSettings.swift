@@ -86,3 +86,14 @@ public struct TLSSettings: Sendable, Hashable, CustomStringConvertible {
         return "TLS \(minimumVersion.rawValue)+, \(roots)\(clientIdentity.map { ", \($0)" } ?? "")\(pins)"
     }
 }
+
+extension TLSSettings.ClientIdentity: CustomReflectable {
+    /// Shows the certificate chain, never the key or its passphrase, so `dump` of settings cannot
+    /// leak them.
+    public var customMirror: Mirror {
+        Mirror(self, children: [
+            "certificateChainPEM": certificateChainPEM, "privateKeyPEM": NetworkRedaction.placeholder,
+            "passphrase": passphrase.map { _ in NetworkRedaction.placeholder } as Any,
+        ], displayStyle: .struct)
+    }
+}

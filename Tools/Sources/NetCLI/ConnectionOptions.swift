@@ -27,7 +27,7 @@ public struct ConnectionOptions: ParsableArguments {
     var pinnedpubkey: String?
 
     @Option(help: ArgumentHelp(
-        "Send requests through this proxy: http://[user:pass@]host[:port] or socks5://host[:port]; \"\" for none.",
+        "Send requests through this proxy: http://[user:pass@]host[:port] or socks5://[user:pass@]host[:port]; \"\" for none.",
         discussion: "Without --proxy, http_proxy, https_proxy, all_proxy and no_proxy (or their upper-case forms) are used, as curl does.",
         valueName: "url"))
     var proxy: String?

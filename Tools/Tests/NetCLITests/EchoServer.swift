@@ -19,35 +19,7 @@ actor EchoServer {
     /// `http://127.0.0.1:PORT`, starting the server on first use.
     func baseURL() throws -> String {
         if let port { return "http://127.0.0.1:\(port)" }
-        var input: [Int32] = [0, 0]
-        var output: [Int32] = [0, 0]
-        guard pipe(&input) == 0, pipe(&output) == 0 else {
-            throw ProcessFailure(description: "pipe: \(String(cString: strerror(errno)))")
-        }
-        // Close-on-exec: our ends must not stay open in other children. (A `net` started by a
-        // parallel test in the instant before this could inherit one; it exits in seconds, and
-        // the server sees end of file then.)
-        for descriptor in input + output { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
-        _ = try ProcessRunner.spawn(
-            "python3", [script], standardInput: nil, standardOutput: nil, standardError: "/dev/null",
-            duplicating: [(input[0], 0), (output[1], 1)])
-        close(input[0])
-        close(output[1])
-        defer { close(output[0]) }
-        // read(2) returns what has arrived; FileHandle.read(upToCount:) would wait for 64 bytes.
-        var line = Data()
-        var buffer = [UInt8](repeating: 0, count: 64)
-        while !line.contains(UInt8(ascii: "\n")) {
-            let count = read(output[0], &buffer, buffer.count)
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else {
-                throw ProcessFailure(description: "\(script) exited before printing its port (is python3 installed, with Werkzeug?)")
-            }
-            line.append(contentsOf: buffer[..<count])
-        }
-        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw ProcessFailure(description: "\(script) printed \(String(decoding: line, as: UTF8.self)) instead of a port")
-        }
+        let port = try ProcessRunner.startPrintingPort("python3", [script])
         self.port = port
         return "http://127.0.0.1:\(port)"
     }

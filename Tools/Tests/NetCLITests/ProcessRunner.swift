@@ -24,19 +24,22 @@ enum ProcessRunner {
     /// The `net` executable built with the tests.
     static var net: String { binaryDirectory.appendingPathComponent("net").path }
 
-    /// Runs `net` with `arguments` and waits for it.
-    static func net(_ arguments: [String]) async throws -> Finished {
-        try await run(net, arguments)
+    /// Runs `net` with `arguments` and waits for it; with `environment`, that is its whole
+    /// environment instead of this process's.
+    static func net(_ arguments: [String], environment: [String: String]? = nil) async throws -> Finished {
+        try await run(net, arguments, environment: environment)
     }
 
     /// Runs `program` (looked up on PATH when it has no slash) and waits, killing it after `limit`.
-    static func run(_ program: String, _ arguments: [String], limit: Duration = .seconds(60)) async throws -> Finished {
+    static func run(_ program: String, _ arguments: [String], limit: Duration = .seconds(60),
+                    environment: [String: String]? = nil) async throws -> Finished {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("net-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         let outputPath = scratch.appendingPathComponent("stdout").path
         let errorPath = scratch.appendingPathComponent("stderr").path
-        let pid = try spawn(program, arguments, standardInput: "/dev/null", standardOutput: outputPath, standardError: errorPath)
+        let pid = try spawn(program, arguments, standardInput: "/dev/null", standardOutput: outputPath, standardError: errorPath,
+                            environment: environment)
         let status = await wait(pid, limit: limit)
         return Finished(
             status: status,
@@ -49,7 +52,8 @@ enum ProcessRunner {
     static func spawn(
         _ program: String, _ arguments: [String],
         standardInput: String?, standardOutput: String?, standardError: String?,
-        duplicating descriptors: [(from: Int32, to: Int32)] = []
+        duplicating descriptors: [(from: Int32, to: Int32)] = [],
+        environment: [String: String]? = nil
     ) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -70,12 +74,52 @@ enum ProcessRunner {
 
         let argv = ([program] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        let variables = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
+        defer { variables?.forEach { free($0) } }
         var pid: pid_t = 0
-        let result = posix_spawnp(&pid, program, &actions, &attributes, argv, environ)
+        let result = variables.map { posix_spawnp(&pid, program, &actions, &attributes, argv, $0) }
+            ?? posix_spawnp(&pid, program, &actions, &attributes, argv, environ)
         guard result == 0 else {
             throw ProcessFailure(description: "cannot start \(program): \(String(cString: strerror(result)))")
         }
         return pid
+    }
+
+    /// Starts a server that prints its port on its first line of output, and returns the port.
+    ///
+    /// Its standard input is a pipe this process holds open: when the tests exit, the server reads
+    /// end of file (or, like `Tests/Peers/tls_peer.py`, sees its parent gone) and exits too, so no
+    /// server outlives a run.
+    static func startPrintingPort(_ program: String, _ arguments: [String]) throws -> Int {
+        var input: [Int32] = [0, 0]
+        var output: [Int32] = [0, 0]
+        guard pipe(&input) == 0, pipe(&output) == 0 else {
+            throw ProcessFailure(description: "pipe: \(String(cString: strerror(errno)))")
+        }
+        // Close-on-exec: our ends must not stay open in other children. (A `net` started by a
+        // parallel test in the instant before this could inherit one; it exits in seconds, and
+        // the server sees end of file then.)
+        for descriptor in input + output { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        _ = try spawn(program, arguments, standardInput: nil, standardOutput: nil, standardError: "/dev/null",
+                      duplicating: [(input[0], 0), (output[1], 1)])
+        close(input[0])
+        close(output[1])
+        defer { close(output[0]) }
+        // read(2) returns what has arrived; FileHandle.read(upToCount:) would wait for 64 bytes.
+        var line = Data()
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while !line.contains(UInt8(ascii: "\n")) {
+            let count = read(output[0], &buffer, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else {
+                throw ProcessFailure(description: "\(arguments.first ?? program) exited before printing its port (is python3 installed, with Werkzeug?)")
+            }
+            line.append(contentsOf: buffer[..<count])
+        }
+        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw ProcessFailure(description: "\(arguments.first ?? program) printed \(String(decoding: line, as: UTF8.self)) instead of a port")
+        }
+        return port
     }
 
     /// Waits for `pid` on a Dispatch thread; kills it once `limit` has passed. Returns its exit
