@@ -39,7 +39,7 @@ package final class ProxyPeer {
         case .dante: ("danted.conf", "/usr/sbin/danted", { ["-f", $0, "-N", "1"] })
         case .danteWithCredentials: ("danted-credentials.conf", "/usr/sbin/danted", { ["-f", $0, "-N", "1"] })
         }
-        if case .danteWithCredentials = kind { try Self.createSOCKSAccount() }
+        if case .danteWithCredentials = kind { try await Self.createSOCKSAccount() }
         var text = try String(contentsOf: peers.appendingPathComponent(template), encoding: .utf8)
         text = text.replacingOccurrences(of: "@PORT@", with: "\(port)").replacingOccurrences(of: "@LOG@", with: log)
         if case .tinyproxy(let username, let password) = kind {
@@ -58,11 +58,11 @@ package final class ProxyPeer {
     }
 
     /// The system account Dante checks ``Kind/danteWithCredentials``'s credentials against.
-    private static func createSOCKSAccount() throws {
-        if (try? runProcess("/usr/bin/id", ["-u", socksUsername])) == nil {
-            _ = try runProcess("/usr/sbin/useradd", ["--no-create-home", "--shell", "/usr/sbin/nologin", socksUsername])
+    private static func createSOCKSAccount() async throws {
+        if (try? await runProcessOffPool("/usr/bin/id", ["-u", socksUsername])) == nil {
+            _ = try await runProcessOffPool("/usr/sbin/useradd", ["--no-create-home", "--shell", "/usr/sbin/nologin", socksUsername])
         }
-        _ = try runProcess("/usr/sbin/chpasswd", [], input: Data("\(socksUsername):\(socksPassword)\n".utf8))
+        _ = try await runProcessOffPool("/usr/sbin/chpasswd", [], input: Data("\(socksUsername):\(socksPassword)\n".utf8))
     }
 
     /// Everything the proxy has logged so far.

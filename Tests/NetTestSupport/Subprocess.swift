@@ -93,14 +93,32 @@ package final class Subprocess {
     }
 
     /// The first line the child writes to standard output (a peer's port), without its newline;
-    /// throws with what it wrote to standard error if it exits first.
-    package func firstLine() throws -> String {
+    /// throws with what it wrote to standard error if it exits first. The wait for the child
+    /// runs off Swift's cooperative pool (``offPool(_:)``).
+    package func firstLine() async throws -> String {
+        let output = self.output
+        guard let line = try await offPool({ Self.readLine(output) }) else {
+            throw CommandFailed(description: "the process exited before writing a line: \(standardError)")
+        }
+        return line
+    }
+
+    /// ``firstLine()`` on the calling thread, for an actor that must not be re-entered while its
+    /// peer starts.
+    package func firstLineBlocking() throws -> String {
+        guard let line = Self.readLine(output) else {
+            throw CommandFailed(description: "the process exited before writing a line: \(standardError)")
+        }
+        return line
+    }
+
+    private static func readLine(_ descriptor: Int32) -> String? {
         var line = Data()
         var buffer = [UInt8](repeating: 0, count: 64)
         while !line.contains(UInt8(ascii: "\n")) {
-            let count = read(output, &buffer, buffer.count)
+            let count = read(descriptor, &buffer, buffer.count)
             if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { throw CommandFailed(description: "the process exited before writing a line: \(standardError)") }
+            guard count > 0 else { return nil }
             line.append(contentsOf: buffer[..<count])
         }
         return String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)

@@ -4,18 +4,19 @@ import Foundation
 /// and HTTPS servers on Python's `ssl` (`Tests/Peers/tls_peer.py`) that present them.
 package enum TLSPeers {
     /// The directory holding the certificates (see the script for its files).
-    package static func certificates() throws -> URL {
-        try generated.get()
+    package static func certificates() async throws -> URL {
+        try await generated.value
     }
 
     /// The PEM text of `name` in the certificate directory (`ca.pem`, `client-encrypted.key`, …).
-    package static func pem(_ name: String) throws -> String {
-        try String(contentsOf: certificates().appendingPathComponent(name), encoding: .utf8)
+    package static func pem(_ name: String) async throws -> String {
+        try String(contentsOf: await certificates().appendingPathComponent(name), encoding: .utf8)
     }
 
-    private static let generated: Result<URL, any Error> = Result {
+    /// openssl runs off Swift's cooperative pool, so tests waiting for it stall no other test.
+    private static let generated = Task<URL, any Error> {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("net-tls-\(UUID().uuidString)")
-        _ = try runProcess("/bin/sh", [peers.appendingPathComponent("tls_certificates.sh").path, directory.path])
+        _ = try await runProcessOffPool("/bin/sh", [peers.appendingPathComponent("tls_certificates.sh").path, directory.path])
         return directory
     }
 
@@ -33,15 +34,15 @@ package enum TLSPeers {
         private let process: Subprocess  // its deinit ends the server
 
         /// Starts the server and returns once it listens.
-        package init(certificate: String = "server", requiresClientCertificate: Bool = false, maximumTLS12: Bool = false) throws {
-            let directory = try TLSPeers.certificates()
+        package init(certificate: String = "server", requiresClientCertificate: Bool = false, maximumTLS12: Bool = false) async throws {
+            let directory = try await TLSPeers.certificates()
             var arguments = [peers.appendingPathComponent("tls_peer.py").path,
                              directory.appendingPathComponent("\(certificate).pem").path,
                              directory.appendingPathComponent("\(certificate).key").path]
             if requiresClientCertificate { arguments += ["--client-ca", directory.appendingPathComponent("client-ca.pem").path] }
             if maximumTLS12 { arguments += ["--max-tls", "1.2"] }
             let child = try Subprocess("/usr/bin/env", ["python3"] + arguments)
-            let line = try child.firstLine()
+            let line = try await child.firstLine()
             guard let port = Int(line) else { throw CommandFailed(description: "tls_peer.py printed \(line) instead of a port") }
             self.process = child
             self.port = port

@@ -16,7 +16,7 @@ package actor WerkzeugPeer {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Peers/werkzeug_peer.py").path
         let child = try Subprocess("/usr/bin/env", ["python3", script])
-        let line = try child.firstLine()
+        let line = try child.firstLineBlocking()
         guard let port = Int(line) else {
             throw CommandFailed(description: "werkzeug_peer.py printed \(line) instead of a port")
         }

@@ -11,24 +11,25 @@ import Testing
 /// the same address, with different keys, so only the pin tells them apart.
 @Suite("AsyncHTTPClientTransport: public-key pinning")
 struct AsyncHTTPClientPinningTests {
-    static func transport(pinning pins: String, host: String = "127.0.0.1", roots: TLSSettings.TrustedRoots? = nil) throws -> AsyncHTTPClientTransport {
-        let settings = TLSSettings(trustedRoots: try roots ?? .only(TLSPeers.pem("ca.pem")),
+    static func transport(pinning pins: String, host: String = "127.0.0.1", roots: TLSSettings.TrustedRoots? = nil) async throws -> AsyncHTTPClientTransport {
+        let trusted: TLSSettings.TrustedRoots = if let roots { roots } else { .only(try await TLSPeers.pem("ca.pem")) }
+        let settings = TLSSettings(trustedRoots: trusted,
                                    pinnedPublicKeys: try PublicKeyPins().pinning(host: host, pins))
         return AsyncHTTPClientTransport(configuration: .init(tls: settings))
     }
 
-    static func pin(_ name: String) throws -> String { "sha256//" + (try TLSPeers.pem("\(name).pin")) }
+    static func pin(_ name: String) async throws -> String { "sha256//" + (try await TLSPeers.pem("\(name).pin")) }
 
     /// How many requests the server answered, asked over an unpinned connection.
     static func requestsServed(by server: TLSPeers.Server) async throws -> String {
-        let plain = AsyncHTTPClientTransport(configuration: .init(tls: TLSSettings(trustedRoots: .only(try TLSPeers.pem("ca.pem")))))
+        let plain = AsyncHTTPClientTransport(configuration: .init(tls: TLSSettings(trustedRoots: .only(try await TLSPeers.pem("ca.pem")))))
         return String(decoding: try await plain.send(try NetworkRequest(url: server.url + "/requests")).body, as: UTF8.self)
     }
 
     @Test("a server whose key is pinned is reached; bodies and concurrent requests pass through the relay intact")
     func matchingPin() async throws {
-        let server = try TLSPeers.Server()
-        let transport = try Self.transport(pinning: Self.pin("server"))
+        let server = try await TLSPeers.Server()
+        let transport = try await Self.transport(pinning: await Self.pin("server"))
         #expect(await TransportOutcome.of(transport, server.url) == .body("tls ok"))
         let size = 3 << 20
         let body = try await transport.send(try NetworkRequest(url: server.url + "/bytes/\(size)", timeout: .seconds(30))).body
@@ -43,25 +44,25 @@ struct AsyncHTTPClientPinningTests {
 
     @Test("a valid certificate with another key is a pin mismatch naming the host, and the server gets no request")
     func mismatch() async throws {
-        let server = try TLSPeers.Server(certificate: "other")
-        let outcome = await TransportOutcome.of(try Self.transport(pinning: Self.pin("server")), server.url)
+        let server = try await TLSPeers.Server(certificate: "other")
+        let outcome = await TransportOutcome.of(try await Self.transport(pinning: await Self.pin("server")), server.url)
         #expect(outcome == .failed(.publicKeyPinMismatch(host: "127.0.0.1")))
         #expect(try await Self.requestsServed(by: server) == "0")
     }
 
     @Test("several pins allow a rotation: either key is accepted")
     func rotation() async throws {
-        let pins = "\(try Self.pin("other"));\(try Self.pin("server"))"
+        let pins = "\(try await Self.pin("other"));\(try await Self.pin("server"))"
         for certificate in ["server", "other"] {
-            let server = try TLSPeers.Server(certificate: certificate)
-            #expect(await TransportOutcome.of(try Self.transport(pinning: pins), server.url) == .body("tls ok"), "\(certificate)")
+            let server = try await TLSPeers.Server(certificate: certificate)
+            #expect(await TransportOutcome.of(try await Self.transport(pinning: pins), server.url) == .body("tls ok"), "\(certificate)")
         }
     }
 
     @Test("a pin never replaces the certificate checks: the right key from an untrusted CA is still refused")
     func pinDoesNotBypassVerification() async throws {
-        let server = try TLSPeers.Server()
-        let outcome = await TransportOutcome.of(try Self.transport(pinning: Self.pin("server"), roots: .system), server.url)
+        let server = try await TLSPeers.Server()
+        let outcome = await TransportOutcome.of(try await Self.transport(pinning: await Self.pin("server"), roots: .system), server.url)
         guard case .failed(.tls) = outcome else {
             Issue.record("expected a TLS failure, got \(outcome)")
             return
@@ -70,8 +71,8 @@ struct AsyncHTTPClientPinningTests {
 
     @Test("hosts without pins connect as usual")
     func otherHostsUnaffected() async throws {
-        let server = try TLSPeers.Server(certificate: "other")
-        let transport = try Self.transport(pinning: Self.pin("server"), host: "pinned.example")
+        let server = try await TLSPeers.Server(certificate: "other")
+        let transport = try await Self.transport(pinning: await Self.pin("server"), host: "pinned.example")
         #expect(await TransportOutcome.of(transport, server.url) == .body("tls ok"))
     }
 }

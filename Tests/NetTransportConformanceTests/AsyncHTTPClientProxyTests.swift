@@ -47,9 +47,9 @@ struct AsyncHTTPClientProxyTests {
     @Test("an https:// request is tunnelled through the HTTP proxy, TLS end to end with the origin")
     func httpsThroughProxy() async throws {
         let proxy = try await Self.tinyproxy()
-        let server = try TLSPeers.Server()
+        let server = try await TLSPeers.Server()
         let transport = Self.transport(ProxyConfiguration(proxy: Self.httpProxy(proxy)),
-                                       tls: TLSSettings(trustedRoots: .only(try TLSPeers.pem("ca.pem"))))
+                                       tls: TLSSettings(trustedRoots: .only(try await TLSPeers.pem("ca.pem"))))
         #expect(await TransportOutcome.of(transport, server.url) == .body("tls ok"))
         #expect(Self.tunnels(proxy, to: server.port) == 1, "\(proxy.log())")
     }
@@ -141,14 +141,14 @@ struct AsyncHTTPClientProxyTests {
     @Test("SOCKS5 with credentials to an https:// origin: TLS end to end, pins checked through the tunnel")
     func socks5CredentialsTLS() async throws {
         let dante = try await ProxyPeer(.danteWithCredentials)
-        let server = try TLSPeers.Server()
-        let ca = try TLSPeers.pem("ca.pem")
+        let server = try await TLSPeers.Server()
+        let ca = try await TLSPeers.pem("ca.pem")
         let matching = TLSSettings(trustedRoots: .only(ca),
-                                   pinnedPublicKeys: try PublicKeyPins().pinning(host: "127.0.0.1", "sha256//" + (try TLSPeers.pem("server.pin"))))
+                                   pinnedPublicKeys: try PublicKeyPins().pinning(host: "127.0.0.1", "sha256//" + (try await TLSPeers.pem("server.pin"))))
         #expect(await TransportOutcome.of(Self.transport(ProxyConfiguration(proxy: Self.socksProxy(dante)), tls: matching), server.url) == .body("tls ok"))
         #expect(dante.log().contains("127.0.0.1.\(server.port)"), "\(dante.log())")
         let other = TLSSettings(trustedRoots: .only(ca),
-                                pinnedPublicKeys: try PublicKeyPins().pinning(host: "127.0.0.1", "sha256//" + (try TLSPeers.pem("other.pin"))))
+                                pinnedPublicKeys: try PublicKeyPins().pinning(host: "127.0.0.1", "sha256//" + (try await TLSPeers.pem("other.pin"))))
         #expect(await TransportOutcome.of(Self.transport(ProxyConfiguration(proxy: Self.socksProxy(dante)), tls: other), server.url)
             == .failed(.publicKeyPinMismatch(host: "127.0.0.1")))
         let untrusted = await TransportOutcome.of(Self.transport(ProxyConfiguration(proxy: Self.socksProxy(dante))), server.url)

@@ -15,9 +15,9 @@ struct AsyncHTTPClientTLSTests {
         AsyncHTTPClientTransport(configuration: .init(tls: tls))
     }
 
-    static func trustingCA(_ change: (inout TLSSettings) throws -> Void = { _ in }) throws -> TLSSettings {
-        var settings = TLSSettings(trustedRoots: .systemAnd(try TLSPeers.pem("ca.pem")))
-        try change(&settings)
+    static func trustingCA(_ change: (inout TLSSettings) async throws -> Void = { _ in }) async throws -> TLSSettings {
+        var settings = TLSSettings(trustedRoots: .systemAnd(try await TLSPeers.pem("ca.pem")))
+        try await change(&settings)
         return settings
     }
 
@@ -32,7 +32,7 @@ struct AsyncHTTPClientTLSTests {
 
     @Test("a private CA's certificate is refused with the system's roots, and accepted once the CA is added")
     func privateCA() async throws {
-        let server = try TLSPeers.Server()
+        let server = try await TLSPeers.Server()
         let refused = await Self.outcome(Self.transport(.default), server.url)
         #expect(Self.isTLSFailure(refused), "\(refused)")
         #expect(try await Self.outcome(Self.transport(Self.trustingCA()), server.url) == .body("tls ok"))
@@ -40,10 +40,10 @@ struct AsyncHTTPClientTLSTests {
 
     @Test("`only` trusts the given roots alone: the right CA passes, another CA's roots refuse the server")
     func onlyTheGivenRoots() async throws {
-        let server = try TLSPeers.Server()
-        let own = Self.transport(TLSSettings(trustedRoots: .only(try TLSPeers.pem("ca.pem"))))
+        let server = try await TLSPeers.Server()
+        let own = Self.transport(TLSSettings(trustedRoots: .only(try await TLSPeers.pem("ca.pem"))))
         #expect(await Self.outcome(own, server.url) == .body("tls ok"))
-        let other = Self.transport(TLSSettings(trustedRoots: .only(try TLSPeers.pem("client-ca.pem"))))
+        let other = Self.transport(TLSSettings(trustedRoots: .only(try await TLSPeers.pem("client-ca.pem"))))
         let refused = await Self.outcome(other, server.url)
         #expect(Self.isTLSFailure(refused), "\(refused)")
     }
@@ -51,16 +51,16 @@ struct AsyncHTTPClientTLSTests {
     @Test("an expired certificate and one for another host are refused even from a trusted CA",
           arguments: ["expired", "wronghost"])
     func badCertificates(_ certificate: String) async throws {
-        let server = try TLSPeers.Server(certificate: certificate)
-        let result = await Self.outcome(Self.transport(try Self.trustingCA()), server.url)
+        let server = try await TLSPeers.Server(certificate: certificate)
+        let result = await Self.outcome(Self.transport(try await Self.trustingCA()), server.url)
         #expect(Self.isTLSFailure(result), "\(result)")
     }
 
     @Test("a server that requires a client certificate refuses the client without one and sees the one given, its key plain or encrypted",
           arguments: [("client.key", nil), ("client-encrypted.key", "s3cret")] as [(String, String?)])
     func clientCertificate(_ key: String, _ passphrase: String?) async throws {
-        let server = try TLSPeers.Server(requiresClientCertificate: true)
-        let without = await Self.outcome(Self.transport(try Self.trustingCA()), server.url)
+        let server = try await TLSPeers.Server(requiresClientCertificate: true)
+        let without = await Self.outcome(Self.transport(try await Self.trustingCA()), server.url)
         guard case .failed(let failure) = without else {
             Issue.record("a server requiring a client certificate answered a client without one: \(without)")
             return
@@ -71,8 +71,8 @@ struct AsyncHTTPClientTLSTests {
         case .tls, .connectionLost: break
         default: Issue.record("unexpected failure without a client certificate: \(failure)")
         }
-        let settings = try Self.trustingCA {
-            $0.clientIdentity = .init(certificateChainPEM: try TLSPeers.pem("client.pem"), privateKeyPEM: try TLSPeers.pem(key), passphrase: passphrase)
+        let settings = try await Self.trustingCA {
+            $0.clientIdentity = .init(certificateChainPEM: try await TLSPeers.pem("client.pem"), privateKeyPEM: try await TLSPeers.pem(key), passphrase: passphrase)
         }
         #expect(await Self.outcome(Self.transport(settings), server.url) == .body("tls ok net-test-client"))
     }
@@ -80,10 +80,10 @@ struct AsyncHTTPClientTLSTests {
     @Test("an encrypted key with a wrong or no passphrase is a typed settings error, and nothing is sent",
           arguments: ["wrong", nil] as [String?])
     func wrongPassphrase(_ passphrase: String?) async throws {
-        let server = try TLSPeers.Server(requiresClientCertificate: true)
-        let settings = try Self.trustingCA {
-            $0.clientIdentity = .init(certificateChainPEM: try TLSPeers.pem("client.pem"),
-                                      privateKeyPEM: try TLSPeers.pem("client-encrypted.key"), passphrase: passphrase)
+        let server = try await TLSPeers.Server(requiresClientCertificate: true)
+        let settings = try await Self.trustingCA {
+            $0.clientIdentity = .init(certificateChainPEM: try await TLSPeers.pem("client.pem"),
+                                      privateKeyPEM: try await TLSPeers.pem("client-encrypted.key"), passphrase: passphrase)
         }
         let result = await Self.outcome(Self.transport(settings), server.url)
         guard case .failed(.invalidTLSSettings(let message)) = result else {
@@ -105,9 +105,9 @@ struct AsyncHTTPClientTLSTests {
 
     @Test("a TLS 1.3 minimum refuses a server that stops at TLS 1.2, which the default accepts")
     func minimumVersion() async throws {
-        let server = try TLSPeers.Server(maximumTLS12: true)
-        #expect(await Self.outcome(Self.transport(try Self.trustingCA()), server.url) == .body("tls ok"))
-        let strict = await Self.outcome(Self.transport(try Self.trustingCA { $0.minimumVersion = .tls13 }), server.url)
+        let server = try await TLSPeers.Server(maximumTLS12: true)
+        #expect(await Self.outcome(Self.transport(try await Self.trustingCA()), server.url) == .body("tls ok"))
+        let strict = await Self.outcome(Self.transport(try await Self.trustingCA { $0.minimumVersion = .tls13 }), server.url)
         #expect(Self.isTLSFailure(strict), "\(strict)")
     }
 }

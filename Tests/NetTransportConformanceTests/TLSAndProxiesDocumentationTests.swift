@@ -11,14 +11,14 @@ import Testing
 struct TLSAndProxiesDocumentationTests {
     @Test("The TLS sample reaches a server that wants a client certificate, pinned")
     func tlsSample() async throws {
-        let directory = try TLSPeers.certificates()
+        let directory = try await TLSPeers.certificates()
         let caFile = directory.appendingPathComponent("ca.pem").path
         let certificateFile = directory.appendingPathComponent("client.pem").path
         let keyFile = directory.appendingPathComponent("client-encrypted.key").path
         let passphrase = "s3cret"
-        let currentPin = try TLSPeers.pem("server.pin")
-        let nextPin = try TLSPeers.pem("other.pin")
-        let server = try TLSPeers.Server(requiresClientCertificate: true)
+        let currentPin = try await TLSPeers.pem("server.pin")
+        let nextPin = try await TLSPeers.pem("other.pin")
+        let server = try await TLSPeers.Server(requiresClientCertificate: true)
 
         let tls = TLSSettings(
             trustedRoots: .systemAnd(try String(contentsOfFile: caFile, encoding: .utf8)),

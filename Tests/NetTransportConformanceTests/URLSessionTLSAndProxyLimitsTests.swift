@@ -16,7 +16,7 @@ struct URLSessionTLSAndProxyLimitsTests {
 
     @Test("a private CA's certificate is refused as a typed TLS failure: only the system's roots are trusted")
     func privateCARefused() async throws {
-        let server = try TLSPeers.Server()
+        let server = try await TLSPeers.Server()
         let outcome = await TransportOutcome.of(URLSessionTransport(), server.url)
         guard case .failed(.tls) = outcome else {
             Issue.record("URLSessionTransport accepted or misreported a private CA's certificate: \(outcome)")
