@@ -97,7 +97,7 @@ package final class Subprocess {
     /// runs off Swift's cooperative pool (``offPool(_:)``).
     package func firstLine() async throws -> String {
         let output = self.output
-        guard let line = try await offPool({ Self.readLine(output) }) else {
+        guard let line = await offPool({ Self.readLine(output) }) else {
             throw CommandFailed(description: "the process exited before writing a line: \(standardError)")
         }
         return line
