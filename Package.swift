@@ -19,10 +19,13 @@ let package = Package(
         .library(name: "NetAsyncHTTPClient", targets: ["NetAsyncHTTPClient"]),
         // Opt-in: empty unless the consumer enables the trait `Observability`.
         .library(name: "NetObservability", targets: ["NetObservability"]),
+        // Opt-in: empty unless the consumer enables the trait `OpenAPI`.
+        .library(name: "NetOpenAPI", targets: ["NetOpenAPI"]),
     ],
     traits: [
         .trait(name: "AsyncHTTPClient", description: "NetAsyncHTTPClient: AsyncHTTPClientTransport on swift-server/async-http-client (SwiftNIO)."),
         .trait(name: "Observability", description: "NetObservability: ObservabilityInterceptor logging through swift-log, recording swift-metrics and tracing with swift-distributed-tracing."),
+        .trait(name: "OpenAPI", description: "NetOpenAPI: NetOpenAPITransport, a swift-openapi-runtime ClientTransport over any NetworkSession, and conversions to and from swift-http-types."),
     ],
     dependencies: [
         // Resolved only for a consumer that enables the trait `AsyncHTTPClient` (all already
@@ -35,9 +38,15 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        // Resolved only for a consumer that enables the trait `OpenAPI`.
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         // Test-only peers: no library product depends on them, so SwiftPM never resolves them for users.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
+        .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird", from: "2.1.0"),
+        .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0"),
     ],
     targets: [
         .target(name: "NetCore"),
@@ -66,6 +75,11 @@ let package = Package(
             .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Observability"])),
             .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Observability"])),
             .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Observability"])),
+        ]),
+        .target(name: "NetOpenAPI", dependencies: [
+            "NetTransport",
+            .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime", condition: .when(traits: ["OpenAPI"])),
+            .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["OpenAPI"])),
         ]),
         // Shared by the test targets: a posix_spawn process runner and a seeded random generator.
         .target(name: "NetTestSupport", path: "Tests/NetTestSupport"),
@@ -121,6 +135,19 @@ let package = Package(
             .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             .product(name: "Hummingbird", package: "hummingbird"),
         ]),
+        // A client and server generated from Tests/NetOpenAPITests/OpenAPI/openapi.yaml (committed;
+        // `regenerate` makes them again): the server on Hummingbird, the client on
+        // NetOpenAPITransport over both of Net's transports (`swift test --enable-all-traits`), and
+        // on swift-openapi-urlsession and swift-openapi-async-http-client for comparison.
+        .testTarget(name: "NetOpenAPITests", dependencies: [
+            "Net", "NetOpenAPI", "NetAsyncHTTPClient", "NetTestSupport",
+            .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
+            .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+            .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+        ], exclude: ["OpenAPI"]),
         // Depends on the daemon so `swift test` builds it: the namespace tests run it as a process.
         .testTarget(name: "NetReachabilityTests", dependencies: ["NetReachability", "CNetlink", "ReachabilityDaemon", "NetTestSupport"]),
     ],

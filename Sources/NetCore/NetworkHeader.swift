@@ -61,11 +61,11 @@ public struct NetworkHeader: Sendable, Hashable, CustomStringConvertible, Custom
     /// RFC 9110 §5.5: field values are visible characters, spaces, tabs and non-ASCII text.
     /// CR, LF and NUL would split or end the field; other controls are rejected as well because
     /// servers and proxies disagree about them.
-    static func isForbiddenInValue(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isForbiddenInValue(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value == 0x7F || (scalar.value < 0x20 && scalar != "\t")
     }
 
-    static func trimmingOptionalWhitespace(_ value: String) -> String {
+    package static func trimmingOptionalWhitespace(_ value: String) -> String {
         let isOWSByte: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
         guard let first = value.utf8.first, let last = value.utf8.last, isOWSByte(first) || isOWSByte(last) else {
             return value  // nothing to trim: the common case, without a copy

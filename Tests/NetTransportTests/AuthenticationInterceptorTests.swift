@@ -45,12 +45,16 @@ struct AuthenticationInterceptorTests {
     @Test("a failed refresh fails every waiting request with the same error")
     func refreshFailure() async throws {
         let refreshes = Counter()
+        let stub = server(accepting: "fresh")
         let auth = AuthenticationInterceptor<String>(credential: "stale", header: bearer) { _ in
             await refreshes.increment()
-            try await Task.sleep(for: .milliseconds(50))
+            // Fails once every request has been sent (signed with the stale credential), so the
+            // whole burst is one the refresh answers, however late a loaded machine starts a task;
+            // a request first signed after the failure would rightly try a refresh of its own.
+            while stub.requests.count < 50 { try await Task.sleep(for: .milliseconds(1)) }
             throw RefreshRefused()
         }
-        let client = NetworkClient(transport: server(accepting: "fresh"), interceptors: [auth])
+        let client = NetworkClient(transport: stub, interceptors: [auth])
         var failures = 0
         await withTaskGroup(of: (any Error)?.self) { group in
             for _ in 0..<50 {

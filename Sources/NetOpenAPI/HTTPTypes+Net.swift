@@ -1,0 +1,109 @@
+#if OpenAPI  // the package trait: without it this file compiles to nothing
+import Foundation
+import HTTPTypes
+import NetCore
+
+extension NetworkHeaders {
+    /// Net's header fields from swift-http-types' fields: in order, repeated names kept, names as
+    /// they were spelled.
+    ///
+    /// - Throws: ``NetworkError/RequestFailure/invalidHeader(name:reason:)`` for a value Net does
+    ///   not send (a control character other than tab).
+    public init(_ fields: HTTPFields) throws {
+        self.init()
+        for field in fields { try add(name: field.name.rawName, value: field.value) }
+    }
+}
+
+extension HTTPFields {
+    /// swift-http-types' fields from Net's: in order, repeated names kept, names as spelled.
+    ///
+    /// Net's names are tokens, so none is a pseudo-header field (`:authority` and kin live in
+    /// `HTTPRequest` itself, never in `HTTPFields`). Spaces and tabs around a value are left out,
+    /// as RFC 9110 §5.5 says they are not part of it (swift-http-types refuses them).
+    ///
+    /// - Throws: ``NetworkError/RequestFailure/invalidHeader(name:reason:)`` for a field
+    ///   swift-http-types does not accept, rather than its lenient rewrite (Net's own rules
+    ///   already keep such values out of ``NetworkHeaders``).
+    public init(_ headers: NetworkHeaders) throws {
+        self.init()
+        for header in headers {
+            guard let name = HTTPField.Name(header.name) else {
+                throw NetworkError.request(.invalidHeader(name: header.name, reason: .reservedName))
+            }
+            let value = NetworkHeader.trimmingOptionalWhitespace(header.value)
+            guard HTTPField.isValidValue(value) else {
+                let scalar = value.unicodeScalars.first { NetworkHeader.isForbiddenInValue($0) } ?? "\u{0}"
+                throw NetworkError.request(.invalidHeader(name: header.name, reason: .forbiddenValueCharacter(scalar)))
+            }
+            append(HTTPField(name: name, value: value))
+        }
+    }
+}
+
+extension NetworkRequest {
+    /// A request from swift-http-types' request: its method, its header fields in order, and its
+    /// URL: `scheme://authority` and the path with its query exactly as given, or, when the
+    /// request has no authority (as a generated client's), `baseURL` followed by that path.
+    ///
+    /// - Throws: ``NetworkError/RequestFailure/invalidURL(_:reason:)`` when the result is not an
+    ///   absolute http or https URL, and the header errors of ``NetworkHeaders/init(_:)``.
+    public init(_ request: HTTPRequest, body: NetworkRequestBody = .none, baseURL: URL? = nil) throws {
+        let path = request.path ?? ""
+        let text: String
+        if let authority = request.authority, !authority.isEmpty {
+            text = "\(request.scheme ?? "https")://\(authority)\(path)"
+        } else if let baseURL {
+            var base = baseURL.absoluteString
+            while base.hasSuffix("/") { base.removeLast() }
+            text = base + (path.hasPrefix("/") || path.isEmpty ? path : "/" + path)
+        } else {
+            throw NetworkError.request(.invalidURL(path, reason: .missingHost))
+        }
+        guard let url = URL(string: text) else { throw NetworkError.request(.invalidURL(text, reason: .malformed)) }
+        try self.init(url: url, httpMethod: NetworkHttpMethod(validating: request.method.rawValue), body: body)
+        headers = try NetworkHeaders(request.headerFields)
+    }
+}
+
+extension HTTPRequest {
+    /// swift-http-types' request from Net's: method, scheme, authority (`host[:port]`, the port
+    /// only when given), the percent-encoded path and query as sent, and the header fields in
+    /// order. The body is not part of an `HTTPRequest`.
+    public init(_ request: NetworkRequest) throws {
+        guard let method = HTTPRequest.Method(request.httpMethod.rawValue) else {
+            throw NetworkError.request(.invalidMethod(request.httpMethod.rawValue))
+        }
+        let url = request.url
+        let host = url.host(percentEncoded: true) ?? ""
+        var authority = host.contains(":") ? "[\(host)]" : host
+        if let port = url.port { authority += ":\(port)" }
+        let path = url.path(percentEncoded: true)
+        let query = url.query(percentEncoded: true).map { "?\($0)" } ?? ""
+        self.init(method: method, scheme: url.scheme, authority: authority, path: (path.isEmpty ? "/" : path) + query,
+                  headerFields: try HTTPFields(request.headers))
+    }
+}
+
+extension HTTPResponse {
+    /// swift-http-types' response head from Net's: the status and the header fields in order.
+    ///
+    /// - Throws: ``NetworkError/TransportFailure/other(_:)`` for a status outside 0–999, which
+    ///   `HTTPResponse.Status` cannot hold, and the header errors of `HTTPFields.init(_:)`.
+    public init(_ head: NetworkResponseHead) throws {
+        let code = head.statusCode.rawValue
+        guard (0...999).contains(code) else {
+            throw NetworkError.transport(.other("status \(code) is outside 0–999"))
+        }
+        self.init(status: .init(code: code), headerFields: try HTTPFields(head.headers))
+    }
+}
+
+extension NetworkResponseHead {
+    /// Net's response head from swift-http-types' response, for the response to a request for
+    /// `url`.
+    public init(_ response: HTTPResponse, url: URL) throws {
+        self.init(statusCode: HTTPCode(response.status.code), headers: try NetworkHeaders(response.headerFields), url: url)
+    }
+}
+#endif

@@ -1,0 +1,79 @@
+#if OpenAPI  // the package trait: `swift test --enable-all-traits`
+import Foundation
+import HTTPTypes
+import Net
+import NetOpenAPI
+import Testing
+
+/// Net's request and response values to swift-http-types' and back.
+@Suite("NetOpenAPI: conversions to and from swift-http-types")
+struct HTTPTypesConversionTests {
+    static let headers: [NetworkHeader] = [
+        .header(key: "X-Trace", value: "1"),
+        .header(key: "Accept", value: "application/json"),
+        .header(key: "x-trace", value: "2"),  // a repeated name, another spelling: both kept, in order
+        .header(key: "X-Latin", value: "caf\u{E9} \u{FF}"),  // obs-text: bytes 0x80–0xFF
+        .header(key: "X-Empty", value: ""),
+    ]
+
+    @Test("a request survives Net → HTTPRequest → Net: method, URL with its exact query, fields in order with repeats")
+    func requestRoundTrip() throws {
+        let url = "https://api.example.com:8443/v1/items/a%2Fb?tag=x&tag=y&q=a%20b%2Bc&empty="
+        let original = try NetworkRequest(url: url, httpMethod: .patch, headers: Self.headers)
+        let converted = try HTTPRequest(original)
+        #expect(converted.method == .patch)
+        #expect(converted.scheme == "https" && converted.authority == "api.example.com:8443")
+        #expect(converted.path == "/v1/items/a%2Fb?tag=x&tag=y&q=a%20b%2Bc&empty=")
+        #expect(converted.headerFields.map(\.name.rawName) == Self.headers.map(\.name))
+        #expect(converted.headerFields.map(\.value) == Self.headers.map(\.value))
+        let back = try NetworkRequest(converted)
+        #expect(back.url.absoluteString == url)
+        #expect(back.httpMethod == .patch)
+        #expect(Array(back.headers) == Array(original.headers))
+    }
+
+    @Test("a generated client's request (no authority) lands under the base URL, its path and query untouched")
+    func baseURL() throws {
+        let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/items?limit=2&q=caf%C3%A9")
+        for base in ["http://127.0.0.1:8080/api", "http://127.0.0.1:8080/api/"] {
+            guard let baseURL = URL(string: base) else {
+                Issue.record("\(base) is not a URL")
+                continue
+            }
+            let converted = try NetworkRequest(request, baseURL: baseURL)
+            #expect(converted.url.absoluteString == "http://127.0.0.1:8080/api/items?limit=2&q=caf%C3%A9")
+        }
+        let noBase = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/items")
+        #expect(throws: NetworkError.self) { try NetworkRequest(noBase) }
+    }
+
+    @Test("pseudo-header rules: none of Net's fields becomes a pseudo-header; the authority decides the URL")
+    func pseudoHeaders() throws {
+        // `:authority` is not a token: Net never holds it as a field, and HTTPFields would refuse it.
+        #expect(throws: NetworkError.self) { try NetworkHeaders([.header(key: ":authority", value: "evil.example")]) }
+        #expect(HTTPField.Name(":authority") == nil)
+        let request = HTTPRequest(method: .get, scheme: "https", authority: "api.example.com", path: "/")
+        #expect(try NetworkRequest(request).url.host() == "api.example.com")
+        // A method swift-http-types accepts but is not a token for Net cannot occur: both use RFC 9110's token.
+        #expect(HTTPRequest.Method("BREW") != nil && NetworkHttpMethod(rawValue: "BREW") == .other("BREW"))
+    }
+
+    @Test("a response head survives Net → HTTPResponse → Net: status and fields in order, obs-text included")
+    func responseRoundTrip() throws {
+        let url = try #require(URL(string: "https://api.example.com/items"))
+        let head = NetworkResponseHead(statusCode: 207, headers: try NetworkHeaders(Self.headers), url: url)
+        let converted = try HTTPResponse(head)
+        #expect(converted.status.code == 207)
+        #expect(converted.headerFields.map(\.value) == Self.headers.map(\.value))
+        let back = try NetworkResponseHead(converted, url: url)
+        #expect(back.statusCode == 207 && Array(back.headers) == Array(head.headers) && back.url == url)
+    }
+
+    @Test("spaces and tabs around a value are not part of it (RFC 9110 §5.5): left out, not refused")
+    func surroundingWhitespace() throws {
+        let headers = try NetworkHeaders([.header(key: "X-Padded", value: " \tvalue with  inner space\t ")])
+        let fields = try HTTPFields(headers)
+        #expect(fields[try #require(HTTPField.Name("X-Padded"))] == "value with  inner space")
+    }
+}
+#endif

@@ -1,0 +1,1 @@
+../NetTransportTests/LoopbackHTTP.swift
