@@ -36,6 +36,7 @@ final class OriginRelays: Sendable {
     /// The relay for a request to `url` through `proxy`, or `nil` when AsyncHTTPClient connects
     /// by itself.
     func relay(for url: URL, proxy: NetworkProxy?) async throws -> OriginRelay? {
+        guard !pins.isEmpty || proxy.map(Self.needsRelay) == true else { return nil }  // the common case, without parsing the URL
         guard let host = url.host(percentEncoded: false) else { return nil }
         let secure = url.scheme?.lowercased() == "https"
         let pinned = secure && pins.isPinned(host)

@@ -53,6 +53,13 @@ public struct NetworkHeaders: Sendable, Hashable, RandomAccessCollection, Custom
         fields.append(try header.validated())
     }
 
+    /// Appends a field that another library has already held to the same rules (a token name;
+    /// a value without controls other than tab and without surrounding whitespace), such as a
+    /// swift-http-types `HTTPField`: every header of every request would otherwise be scanned twice.
+    package mutating func appendPrevalidated(name: String, value: String) {
+        fields.append(NetworkHeader(name: name, value: value))
+    }
+
     /// Replaces every field called `name` (any case) with one field, at the position of the first.
     public mutating func set(name: String, value: String) throws {
         let header = try NetworkHeader(name: name, value: value).validated()

@@ -8,10 +8,18 @@ extension NetworkHeaders {
     /// they were spelled.
     ///
     /// - Throws: ``NetworkError/RequestFailure/invalidHeader(name:reason:)`` for a value Net does
-    ///   not send (a control character other than tab).
+    ///   not send (a control character other than tab, which `HTTPField(name:lenientValue:)` can hold).
     public init(_ fields: HTTPFields) throws {
         self.init()
-        for field in fields { try add(name: field.name.rawName, value: field.value) }
+        for field in fields {
+            // Most fields hold only what Net sends (checked on bytes, as `HTTPField.isValidValue`
+            // does); only the others are scanned again, to name what is wrong.
+            if HTTPField.isValidValue(field.value) {
+                appendPrevalidated(name: field.name.rawName, value: field.value)
+            } else {
+                try add(name: field.name.rawName, value: field.value)
+            }
+        }
     }
 }
 

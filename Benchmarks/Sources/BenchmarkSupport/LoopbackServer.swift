@@ -7,6 +7,8 @@ import NIOCore
 /// - `GET /small`: 2 bytes.
 /// - `GET /bytes/N`: N bytes, sent in 1 MiB buffers that are allocated once.
 /// - `POST /upload`: reads the body and answers with its length.
+/// - `GET /api/items`, `GET /api/downloads/N`: a small JSON item list and N bytes, as the OpenAPI
+///   test document's `listItems` and `download` operations answer them.
 /// - `GET /events/timed?count=N&gap-ms=M`: N Server-Sent Events, M ms apart, each carrying the
 ///   moment it was written (`CLOCK_MONOTONIC` nanoseconds, the same clock in every process).
 ///
@@ -25,19 +27,17 @@ public enum LoopbackServer {
     private static func makeRouter() -> Router<BasicRequestContext> {
         let router = Router()
         router.get("/small") { _, _ in "ok" }
-        let chunk = ByteBuffer(repeating: 0x61, count: 1 << 20)
         router.get("/bytes/:count") { _, context -> Response in
-            let count = context.parameters.get("count", as: Int.self) ?? 0
-            return Response(status: .ok, headers: [.contentLength: "\(count)", .contentType: "application/octet-stream"],
-                            body: ResponseBody { writer in
-                                var remaining = count
-                                while remaining > 0 {
-                                    let slice = chunk.getSlice(at: 0, length: min(remaining, chunk.readableBytes)) ?? chunk
-                                    try await writer.write(slice)
-                                    remaining -= slice.readableBytes
-                                }
-                                try await writer.finish(nil)
-                            })
+            byteStream(count: context.parameters.get("count", as: Int.self) ?? 0)
+        }
+        // The two operations of Tests/NetOpenAPITests/OpenAPI/openapi.yaml that NetLoad's `openapi`
+        // command drives through the generated client: `listItems` and `download`.
+        let itemList = ByteBuffer(string: #"{"items":[{"id":1,"name":"kettle","tags":["kitchen"]}],"query":"limit=1"}"#)
+        router.get("/api/items") { _, _ -> Response in
+            Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: itemList))
+        }
+        router.get("/api/downloads/:size") { _, context -> Response in
+            byteStream(count: context.parameters.get("size", as: Int.self) ?? 0)
         }
         router.get("/events/timed") { request, _ -> Response in
             let count = request.uri.queryParameters.get("count", as: Int.self) ?? 100
@@ -56,6 +56,22 @@ public enum LoopbackServer {
             return "\(total)"
         }
         return router
+    }
+
+    private static let chunk = ByteBuffer(repeating: 0x61, count: 1 << 20)
+
+    /// `count` bytes of `a` with their length, in 1 MiB buffers allocated once.
+    private static func byteStream(count: Int) -> Response {
+        Response(status: .ok, headers: [.contentLength: "\(count)", .contentType: "application/octet-stream"],
+                 body: ResponseBody { writer in
+                     var remaining = count
+                     while remaining > 0 {
+                         let slice = chunk.getSlice(at: 0, length: min(remaining, chunk.readableBytes)) ?? chunk
+                         try await writer.write(slice)
+                         remaining -= slice.readableBytes
+                     }
+                     try await writer.finish(nil)
+                 })
     }
 }
 

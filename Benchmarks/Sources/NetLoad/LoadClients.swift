@@ -36,7 +36,8 @@ enum LoadClient: String {
 
     static let netAHCTransport = AsyncHTTPClientTransport(configuration: .init(maximumConnectionsPerHost: pool))
     static let netAHCSession = BareSession(transport: netAHCTransport)
-    static let netURLSessionSession = BareSession(transport: URLSessionTransport(configuration: .init(maximumConnectionsPerHost: pool)))
+    static let netURLSessionTransport = URLSessionTransport(configuration: .init(maximumConnectionsPerHost: pool))
+    static let netURLSessionSession = BareSession(transport: netURLSessionTransport)
 
     /// GETs `url` into memory and returns the body's length.
     func get(_ url: URL) async throws -> Int {

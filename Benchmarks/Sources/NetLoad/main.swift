@@ -5,13 +5,16 @@
 //     taskset -c 0 .build/release/NetLoad run <client> <workload> <URL> [requests] [runs]
 //     taskset -c 0 .build/release/NetLoad session <canned|stub|client> [requests] [runs]
 //     taskset -c 0 .build/release/NetLoad sse-latency <net-ahc|net-urlsession> <URL> [events] [runs]
+//     taskset -c 0 .build/release/NetLoad openapi <client> <seq|par64|download> <URL> [requests or MB] [runs]
 //
 // The loops run off the main actor (the closures are `@Sendable`), as a server's tasks do.
 // Clients: raw-ahc, net-ahc, raw-urlsession, net-urlsession, every one with the same 64-connection
 // pool, no redirects, no cookies or cache, a 60 s whole-call limit and the same decompression
 // setting (see LoadClients.swift). Workloads: seq (small GETs one after another), par64 (64 in
 // flight). Each run prints requests/s and the client process's CPU µs per request; the last line
-// is the median of the runs with min–max.
+// is the median of the runs with min–max. `openapi` drives the generated OpenAPI client on
+// net-ahc, openapi-ahc (swift-openapi-async-http-client), net-urlsession or openapi-urlsession
+// (see OpenAPILoad.swift).
 import BenchmarkSupport
 import Foundation
 
@@ -23,6 +26,7 @@ func usage() -> Never {
                NetLoad run <raw-ahc|net-ahc|raw-urlsession|net-urlsession> <seq|par64> <base URL> [requests] [runs]
                NetLoad session <canned|stub|client> [requests] [runs]
                NetLoad sse-latency <net-ahc|net-urlsession> <base URL> [events] [runs]
+               NetLoad openapi <net-ahc|openapi-ahc|net-urlsession|openapi-urlsession> <seq|par64|download> <base URL> [requests or MB] [runs]
 
         """.utf8))
     exit(2)
@@ -54,6 +58,24 @@ func measure(label: String, requests: Int, runs: Int, _ body: @Sendable () async
     let cpus = figures.map(\.cpuMicrosecondsPerRequest).sorted()
     print("\(label) median: \(Int(rates[rates.count / 2])) req/s (\(Int(rates.first ?? 0))–\(Int(rates.last ?? 0))), "
           + "\(format(cpus[cpus.count / 2])) µs CPU/request (\(format(cpus.first ?? 0))–\(format(cpus.last ?? 0))), "
+          + "peak RSS \(ProcessProbe.peakResidentKiB()) KiB")
+}
+
+/// Runs `body` (which reads `bytes` bytes) `runs` times after one warm-up, printing each run's
+/// MB/s and then the median with min–max and the process's peak resident memory.
+func measureThroughput(label: String, bytes: Int, runs: Int, _ body: @Sendable () async throws -> Void) async throws {
+    try await body()
+    var rates: [Double] = []
+    for run in 1...runs {
+        let start = ContinuousClock.now
+        try await body()
+        let elapsed = start.duration(to: .now)
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        rates.append(Double(bytes) / 1e6 / seconds)
+        print("\(label) run \(run): \(Int(rates[rates.count - 1])) MB/s")
+    }
+    rates.sort()
+    print("\(label) median: \(Int(rates[rates.count / 2])) MB/s (\(Int(rates.first ?? 0))–\(Int(rates.last ?? 0))), "
           + "peak RSS \(ProcessProbe.peakResidentKiB()) KiB")
 }
 
@@ -103,6 +125,12 @@ case "sse-latency":
     let events = parts.count > 2 ? Int(parts[2]) ?? 1_000 : 1_000
     let runs = parts.count > 3 ? Int(parts[3]) ?? 5 : 5
     try await measureEventLatency(client: client, base: url, events: events, runs: runs)
+case "openapi":
+    let parts = Array(arguments.dropFirst())
+    guard parts.count >= 3, let client = OpenAPILoadClient(rawValue: parts[0]), let url = URL(string: parts[2]) else { usage() }
+    let requests = parts.count > 3 ? Int(parts[3]) ?? 20_000 : 20_000
+    let runs = parts.count > 4 ? Int(parts[4]) ?? 5 : 5
+    try await measureOpenAPI(client: client, workload: parts[1], base: url, requests: requests, runs: runs)
 default:
     usage()
 }

@@ -36,6 +36,7 @@ public struct ProxyConfiguration: Sendable, Hashable {
 
     /// The proxy a request to `url` goes through, or `nil` when it connects directly.
     public func proxy(for url: URL) -> NetworkProxy? {
+        guard httpProxy != nil || httpsProxy != nil else { return nil }  // direct: every request asks, so no URL parsing
         let proxy = url.scheme?.lowercased() == "https" ? httpsProxy : httpProxy
         guard proxy != nil, !noProxy.bypassesProxy(for: url) else { return nil }
         return proxy

@@ -1,0 +1,1 @@
+../../../../Tests/NetOpenAPITests/Generated/Types+Components.swift
