@@ -54,12 +54,12 @@ public struct NetworkCallResult: Sendable {
     }
 }
 
-/// A session whose calls are wrapped by call interceptors (``NetworkClient``).
+/// A session whose settings never change and whose calls may be wrapped by call interceptors
+/// (``NetworkClient``): a call reads the settings without visiting the actor, which with 64 calls
+/// in flight made them queue on it and cost a thread wake-up each.
 protocol CallWrapping: Sendable {
-    /// In order, the first outermost; empty when none of the interceptors wraps calls.
-    var callInterceptors: [any NetworkCallInterceptor] { get }
-    /// Whether anything looks at each attempt's result (so it needs the metrics so far).
-    var hasInterceptors: Bool { get }
+    /// The settings every call runs with, its call interceptors included.
+    var constantSettings: SessionSettings { get }
 }
 
 extension NetworkSession {

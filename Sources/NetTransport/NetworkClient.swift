@@ -24,10 +24,8 @@ public actor NetworkClient: NetworkSession, CallWrapping {
     public let transport: any Transport
     /// The interceptors, in the order they run.
     public let interceptors: [any NetworkInterceptor]
-    /// Those of ``interceptors`` that also wrap whole calls, in order.
-    nonisolated let callInterceptors: [any NetworkCallInterceptor]
-    /// Whether there are interceptors at all.
-    nonisolated var hasInterceptors: Bool { !interceptors.isEmpty }
+    /// The settings below as every call reads them, without visiting the actor (they are constants).
+    nonisolated let constantSettings: SessionSettings
     /// The most retries one call may make in all, whatever the interceptors ask.
     public let maximumRetryCount: Int
     /// Whether calls follow redirects.
@@ -86,12 +84,16 @@ public actor NetworkClient: NetworkSession, CallWrapping {
         }
         self.transport = transport
         self.interceptors = interceptors
-        self.callInterceptors = interceptors.compactMap { $0 as? any NetworkCallInterceptor }
         self.maximumRetryCount = max(0, maximumRetryCount)
         self.redirectPolicy = redirectPolicy
         self.timeout = timeout
         self.attemptTimeout = attemptTimeout
         self.clock = clock
+        constantSettings = SessionSettings(
+            transport: transport, maximumRetryCount: max(0, maximumRetryCount), redirectPolicy: redirectPolicy,
+            timeout: timeout, attemptTimeout: attemptTimeout, clock: clock,
+            callInterceptors: interceptors.compactMap { $0 as? any NetworkCallInterceptor },
+            observesAttempts: !interceptors.isEmpty)
     }
 
     /// Runs every interceptor's ``NetworkInterceptor/interceptRequest(_:)`` in order. Nonisolated,

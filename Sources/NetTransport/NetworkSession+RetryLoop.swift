@@ -30,13 +30,11 @@ struct SessionSettings: Sendable {
 }
 
 extension NetworkSession {
-    /// The settings a call runs with.
+    /// The settings a call runs with, read from the actor: a session of your own may change them.
     func settings() -> SessionSettings {
-        let wrapping = self as? any CallWrapping
-        return SessionSettings(transport: transport, maximumRetryCount: maximumRetryCount, redirectPolicy: redirectPolicy,
-                               timeout: timeout, attemptTimeout: attemptTimeout, clock: clock,
-                               callInterceptors: wrapping?.callInterceptors ?? [],
-                               observesAttempts: wrapping?.hasInterceptors ?? true)
+        SessionSettings(transport: transport, maximumRetryCount: maximumRetryCount, redirectPolicy: redirectPolicy,
+                        timeout: timeout, attemptTimeout: attemptTimeout, clock: clock,
+                        callInterceptors: [], observesAttempts: true)
     }
 
     /// A call whose response is read whole.
@@ -56,7 +54,12 @@ extension NetworkSession {
     ) async throws -> CallOutcome {
         var request = try convertible.asNetworkRequest()
         if case .upload(let body?) = call { request.body = body }
-        let settings = await settings()
+        let settings: SessionSettings
+        if let constant = (self as? any CallWrapping)?.constantSettings {
+            settings = constant
+        } else {
+            settings = await self.settings()
+        }
         if !settings.callInterceptors.isEmpty {
             return try await Self.wrapped(request, in: settings.callInterceptors, from: 0) { request in
                 let metrics = CallMetricsRecorder()
