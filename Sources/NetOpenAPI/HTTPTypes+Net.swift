@@ -12,12 +12,14 @@ extension NetworkHeaders {
     public init(_ fields: HTTPFields) throws {
         self.init()
         for field in fields {
-            // Most fields hold only what Net sends (checked on bytes, as `HTTPField.isValidValue`
-            // does); only the others are scanned again, to name what is wrong.
+            // `HTTPFields` holds token names only (it refuses pseudo-header fields), so a field
+            // whose value is valid (checked on bytes, as Net checks) holds only what Net sends.
+            // Lenient values go through Net's own check, which names the fault.
+            let name = field.name.rawName
             if HTTPField.isValidValue(field.value) {
-                appendPrevalidated(name: field.name.rawName, value: field.value)
+                appendPrevalidated(name: name, value: field.value)
             } else {
-                try add(name: field.name.rawName, value: field.value)
+                try add(name: name, value: field.value)
             }
         }
     }

@@ -74,6 +74,20 @@ struct HTTPTypesConversionTests {
         let headers = try NetworkHeaders([.header(key: "X-Padded", value: " \tvalue with  inner space\t ")])
         let fields = try HTTPFields(headers)
         #expect(fields[try #require(HTTPField.Name("X-Padded"))] == "value with  inner space")
+        // The other way: a lenient value keeps its padding in HTTPFields; Net leaves it out.
+        let padded = HTTPFields([HTTPField(name: try #require(HTTPField.Name("X-Padded")), lenientValue: Array(" \tx y\t ".utf8))])
+        #expect(try NetworkHeaders(padded)["x-padded"] == "x y")
+    }
+
+    @Test("a control character that a lenient HTTPField kept is refused with a typed error naming the field and the character")
+    func lenientControlCharacterRefused() throws {
+        let fields = HTTPFields([HTTPField(name: try #require(HTTPField.Name("X-Bad")), lenientValue: Array("a\u{01}b".utf8))])
+        let error = #expect(throws: NetworkError.self) { try NetworkHeaders(fields) }
+        guard case .request(.invalidHeader(let name, let reason)) = error else {
+            Issue.record("expected invalidHeader, got \(String(describing: error))")
+            return
+        }
+        #expect(name == "X-Bad" && reason == .forbiddenValueCharacter("\u{01}"))
     }
 }
 #endif
