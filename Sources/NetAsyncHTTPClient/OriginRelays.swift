@@ -36,11 +36,12 @@ final class OriginRelays: Sendable {
     /// The relay for a request to `url` through `proxy`, or `nil` when AsyncHTTPClient connects
     /// by itself.
     func relay(for url: URL, proxy: NetworkProxy?) async throws -> OriginRelay? {
-        guard !pins.isEmpty || proxy.map(Self.needsRelay) == true else { return nil }  // the common case, without parsing the URL
+        let relaysProxy = proxy.map(Self.needsRelay) == true
+        guard !pins.isEmpty || relaysProxy else { return nil }  // the common case, without parsing the URL
         guard let host = url.host(percentEncoded: false) else { return nil }
         let secure = url.scheme?.lowercased() == "https"
         let pinned = secure && pins.isPinned(host)
-        guard pinned || proxy.map(Self.needsRelay) == true else { return nil }
+        guard pinned || relaysProxy else { return nil }
         if pinned, let proxy, proxy.kind == .http {
             throw NetworkError.transport(.unsupportedSetting(
                 "\(host) is pinned and its requests go through the HTTP proxy \(proxy): AsyncHTTPClientTransport checks pins on direct and SOCKS5 connections only"))

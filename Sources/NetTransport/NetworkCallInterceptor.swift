@@ -54,12 +54,11 @@ public struct NetworkCallResult: Sendable {
     }
 }
 
-/// A session whose settings never change and whose calls may be wrapped by call interceptors
-/// (``NetworkClient``): a call reads the settings without visiting the actor, which with 64 calls
-/// in flight made them queue on it and cost a thread wake-up each.
-protocol CallWrapping: Sendable {
+/// A session whose settings never change (``NetworkClient``): a call reads them without an
+/// executor hop to the actor and back.
+protocol FixedSettingsSession: Sendable {
     /// The settings every call runs with, its call interceptors included.
-    var constantSettings: SessionSettings { get }
+    var fixedSettings: SessionSettings { get }
 }
 
 extension NetworkSession {

@@ -18,25 +18,25 @@ import NetCore
 /// request as sent (signed) and every result, retried ones included. `retryNumber` counts the
 /// call's retries, whoever asked; ``RetryPolicy``'s budget counts only the retries it asked for
 /// itself, so an authentication refresh does not use it up.
-public actor NetworkClient: NetworkSession, CallWrapping {
-    /// Sends the requests: the transport, wrapped in the cache and concurrency-limit stages when
-    /// they are set.
-    public let transport: any Transport
+public actor NetworkClient: NetworkSession, FixedSettingsSession {
     /// The interceptors, in the order they run.
     public let interceptors: [any NetworkInterceptor]
-    /// The settings below as every call reads them, without visiting the actor (they are constants).
-    nonisolated let constantSettings: SessionSettings
+    /// Every setting below, as each call reads them: constants, so without visiting the actor.
+    nonisolated let fixedSettings: SessionSettings
+    /// Sends the requests: the transport, wrapped in the cache and concurrency-limit stages when
+    /// they are set.
+    public nonisolated var transport: any Transport { fixedSettings.transport }
     /// The most retries one call may make in all, whatever the interceptors ask.
-    public let maximumRetryCount: Int
+    public nonisolated var maximumRetryCount: Int { fixedSettings.maximumRetryCount }
     /// Whether calls follow redirects.
-    public let redirectPolicy: RedirectPolicy
+    public nonisolated var redirectPolicy: RedirectPolicy { fixedSettings.redirectPolicy }
     /// The limit for a whole call when its request sets no timeout.
-    public let timeout: Duration
+    public nonisolated var timeout: Duration { fixedSettings.timeout }
     /// The most one attempt may take, if set.
-    public let attemptTimeout: Duration?
+    public nonisolated var attemptTimeout: Duration? { fixedSettings.attemptTimeout }
     /// The clock deadlines, retry waits, authentication refresh windows and cache freshness are
     /// measured on.
-    public let clock: any Clock<Duration>
+    public nonisolated var clock: any Clock<Duration> { fixedSettings.clock }
 
     /// Creates a client.
     ///
@@ -82,14 +82,8 @@ public actor NetworkClient: NetworkSession, CallWrapping {
         if sharesIdenticalGETs {
             transport = SharedRequestsTransport(transport)
         }
-        self.transport = transport
         self.interceptors = interceptors
-        self.maximumRetryCount = max(0, maximumRetryCount)
-        self.redirectPolicy = redirectPolicy
-        self.timeout = timeout
-        self.attemptTimeout = attemptTimeout
-        self.clock = clock
-        constantSettings = SessionSettings(
+        fixedSettings = SessionSettings(
             transport: transport, maximumRetryCount: max(0, maximumRetryCount), redirectPolicy: redirectPolicy,
             timeout: timeout, attemptTimeout: attemptTimeout, clock: clock,
             callInterceptors: interceptors.compactMap { $0 as? any NetworkCallInterceptor },

@@ -55,8 +55,8 @@ extension NetworkSession {
         var request = try convertible.asNetworkRequest()
         if case .upload(let body?) = call { request.body = body }
         let settings: SessionSettings
-        if let constant = (self as? any CallWrapping)?.constantSettings {
-            settings = constant
+        if let fixed = (self as? any FixedSettingsSession)?.fixedSettings {
+            settings = fixed
         } else {
             settings = await self.settings()
         }

@@ -23,7 +23,7 @@ struct SharedRequestsTests {
         let key = UUID().uuidString
         let client = NetworkClient(transport: URLSessionTransport(), cache: cached ? .memory() : nil, sharesIdenticalGETs: true)
         // The client puts the shared stage outside its cache.
-        let outermost = await client.transport
+        let outermost = client.transport
         let shared = try #require(outermost as? SharedRequestsTransport)
         #expect((shared.base is CachingTransport) == cached)
         let url = try await LoopbackServer.shared.baseURL().absoluteString + "/held/\(key)"

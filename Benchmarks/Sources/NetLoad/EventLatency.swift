@@ -36,6 +36,5 @@ func measureEventLatency(client: LoadClient, base: URL, events: Int, runs: Int) 
         medians.append(percentile(0.5))
         print("\(client.rawValue) sse-latency run \(run): p50 \(format(percentile(0.5))) µs, p90 \(format(percentile(0.9))) µs, p99 \(format(percentile(0.99))) µs over \(latencies.count) events")
     }
-    medians.sort()
-    print("\(client.rawValue) sse-latency median p50: \(format(medians[medians.count / 2])) µs (\(format(medians.first ?? 0))–\(format(medians.last ?? 0)))")
+    print("\(client.rawValue) sse-latency median p50: \(medianRange(medians, unit: "µs", format))")
 }

@@ -45,19 +45,14 @@ func measure(label: String, requests: Int, runs: Int, _ body: @Sendable () async
     var figures: [RunFigures] = []
     for run in 1...runs {
         let cpu = ProcessProbe.cpuMicroseconds()
-        let start = ContinuousClock.now
-        try await body()
-        let elapsed = start.duration(to: .now)
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = try await secondsTaken(by: body)
         let figure = RunFigures(requestsPerSecond: Double(requests) / seconds,
                                 cpuMicrosecondsPerRequest: Double(ProcessProbe.cpuMicroseconds() - cpu) / Double(requests))
         figures.append(figure)
         print("\(label) run \(run): \(Int(figure.requestsPerSecond)) req/s, \(format(figure.cpuMicrosecondsPerRequest)) µs CPU/request")
     }
-    let rates = figures.map(\.requestsPerSecond).sorted()
-    let cpus = figures.map(\.cpuMicrosecondsPerRequest).sorted()
-    print("\(label) median: \(Int(rates[rates.count / 2])) req/s (\(Int(rates.first ?? 0))–\(Int(rates.last ?? 0))), "
-          + "\(format(cpus[cpus.count / 2])) µs CPU/request (\(format(cpus.first ?? 0))–\(format(cpus.last ?? 0))), "
+    print("\(label) median: \(medianRange(figures.map(\.requestsPerSecond), unit: "req/s") { "\(Int($0))" }), "
+          + "\(medianRange(figures.map(\.cpuMicrosecondsPerRequest), unit: "µs CPU/request", format)), "
           + "peak RSS \(ProcessProbe.peakResidentKiB()) KiB")
 }
 
@@ -67,16 +62,24 @@ func measureThroughput(label: String, bytes: Int, runs: Int, _ body: @Sendable (
     try await body()
     var rates: [Double] = []
     for run in 1...runs {
-        let start = ContinuousClock.now
-        try await body()
-        let elapsed = start.duration(to: .now)
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        rates.append(Double(bytes) / 1e6 / seconds)
+        rates.append(Double(bytes) / 1e6 / (try await secondsTaken(by: body)))
         print("\(label) run \(run): \(Int(rates[rates.count - 1])) MB/s")
     }
-    rates.sort()
-    print("\(label) median: \(Int(rates[rates.count / 2])) MB/s (\(Int(rates.first ?? 0))–\(Int(rates.last ?? 0))), "
-          + "peak RSS \(ProcessProbe.peakResidentKiB()) KiB")
+    print("\(label) median: \(medianRange(rates, unit: "MB/s") { "\(Int($0))" }), peak RSS \(ProcessProbe.peakResidentKiB()) KiB")
+}
+
+/// How long `body` took, in seconds.
+func secondsTaken(by body: @Sendable () async throws -> Void) async throws -> Double {
+    let start = ContinuousClock.now
+    try await body()
+    let elapsed = start.duration(to: .now)
+    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+}
+
+/// `median unit (min–max)` of `values`, each shown by `show`.
+func medianRange(_ values: [Double], unit: String, _ show: (Double) -> String) -> String {
+    let sorted = values.sorted()
+    return "\(show(sorted[sorted.count / 2])) \(unit) (\(show(sorted.first ?? 0))–\(show(sorted.last ?? 0)))"
 }
 
 func format(_ value: Double) -> String { String(format: "%.2f", value) }
