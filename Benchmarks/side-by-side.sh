@@ -7,6 +7,10 @@
 #
 # With a second binary, each Net client runs with it ("before") and with the current build
 # ("after") in turn, so both sets of figures come from one run on the same server.
+#
+# NETLOAD_BATCH=1 runs every client under SCHED_BATCH (`chrt -b 0`): no wake-up preemption, so
+# the client's threads (Swift's pool, SwiftNIO's event loops) stop ping-ponging on their one core.
+# Raw and Net alike; the ranges get narrow enough to A/B a change of a few per cent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build -c release --package-path Benchmarks --product NetLoad >/dev/null
@@ -18,22 +22,27 @@ server=$!
 trap 'kill $server 2>/dev/null; rm -f "$log"' EXIT
 until url=$(grep -m1 '^http' "$log"); do sleep 0.2; done
 
+scheduling=()
+[ -n "${NETLOAD_BATCH:-}" ] && scheduling=(chrt -b 0)
 run() {  # label, binary, arguments…
     local label=$1 binary=$2
     shift 2
-    echo "[$label] $(taskset -c 0 "$binary" "$@" | tail -1)"
+    echo "[$label] $("${scheduling[@]}" taskset -c 0 "$binary" "$@" | tail -1)"
 }
 for workload in seq par64; do
     requests=20000
     [ "$workload" = seq ] && requests=10000
-    for client in raw-ahc net-ahc raw-urlsession net-urlsession; do
+    for client in raw-ahc net-ahc-client net-ahc raw-urlsession net-urlsession-client net-urlsession; do
         if [ -n "$before" ] && [ "${client#net-}" != "$client" ]; then
             run before "$before" run "$client" "$workload" "$url" "$requests" 5
         fi
         run after "$after" run "$client" "$workload" "$url" "$requests" 5
     done
 done
-for scenario in canned stub client; do
+for scenario in canned canned-client stub client; do
     [ -n "$before" ] && run before "$before" session "$scenario" 100000 5
     run after "$after" session "$scenario" 100000 5
 done
+# The session layer alone with 64 calls in flight: what concurrency adds to its cost.
+[ -n "$before" ] && run before "$before" session canned-client 100000 5 64
+run after "$after" session canned-client 100000 5 64

@@ -21,33 +21,72 @@ import Foundation
 /// The properties are mutable so interceptors can adjust a request; ``validate()`` re-checks the
 /// rules, and transports call it before sending.
 public struct NetworkRequest: Sendable, CustomStringConvertible {
+    /// Every field, in one copy-on-write box: a request passes through every stage of the
+    /// pipeline and is copied into each response, error and metrics value, and copying a box is
+    /// one reference count where copying the fields was one per field.
+    private var storage: NetworkRequestStorage
+
     /// The absolute http(s) URL, query included.
     public var url: URL {
-        didSet { urlPassedValidation = false }
+        get { storage.url }
+        set {
+            uniqueStorage().url = newValue
+            storage.urlPassedValidation = false
+        }
     }
     /// The method.
-    public var httpMethod: NetworkHttpMethod
+    public var httpMethod: NetworkHttpMethod {
+        get { storage.httpMethod }
+        set { uniqueStorage().httpMethod = newValue }
+    }
     /// The header fields, in order; always valid to send.
-    public var headers: NetworkHeaders
+    public var headers: NetworkHeaders {
+        get { storage.headers }
+        _modify { yield &uniqueStorage().headers }
+    }
     /// The body.
-    public var body: NetworkRequestBody
+    public var body: NetworkRequestBody {
+        get { storage.body }
+        set { uniqueStorage().body = newValue }
+    }
     /// How long the whole exchange may take, or `nil` for the session's default.
-    public var timeout: Duration?
+    public var timeout: Duration? {
+        get { storage.timeout }
+        set { uniqueStorage().timeout = newValue }
+    }
     /// How the request may use the session's cache, if it has one; the protocol's rules by default.
-    public var cachePolicy: NetworkCachePolicy = .useProtocolCachePolicy
+    public var cachePolicy: NetworkCachePolicy {
+        get { storage.cachePolicy }
+        set { uniqueStorage().cachePolicy = newValue }
+    }
     /// Query keys (any case) whose values are credentials, on top of
     /// ``NetworkRedaction/sensitiveQueryKeys``: redacted in ``description``, errors, logs and curl
     /// commands. Filled from ``NetworkQuery/secret(key:value:)`` parameters; add your own.
-    public var secretQueryKeys: Set<String> = []
+    public var secretQueryKeys: Set<String> {
+        get { storage.secretQueryKeys }
+        _modify { yield &uniqueStorage().secretQueryKeys }
+    }
     /// Which refresh generation of an `AuthenticationInterceptor`'s credential signed this request,
     /// so a 401 can tell a request of the burst a failed refresh answered from a later one.
-    package var credentialGeneration: Int?
+    package var credentialGeneration: Int? {
+        get { storage.credentialGeneration }
+        set { uniqueStorage().credentialGeneration = newValue }
+    }
     /// The session reads this request's response whole into memory (`requestData`): only such
     /// a call may share an exchange with identical ones (`SharedRequestsTransport`).
-    package var collectsBodyInMemory = false
-    /// Whether ``url`` met ``validate()``'s rules when it was set: checking a URL reads its text,
-    /// and the initialisers and every transport validate each request.
-    private var urlPassedValidation = false
+    package var collectsBodyInMemory: Bool {
+        get { storage.collectsBodyInMemory }
+        set {
+            guard newValue != storage.collectsBodyInMemory else { return }  // set on every call, mostly to what it is
+            uniqueStorage().collectsBodyInMemory = newValue
+        }
+    }
+
+    /// The box, copied first if another request shares it.
+    private mutating func uniqueStorage() -> NetworkRequestStorage {
+        if !isKnownUniquelyReferenced(&storage) { storage = NetworkRequestStorage(copying: storage) }
+        return storage
+    }
 
     /// Creates a request with any kind of body.
     ///
@@ -67,14 +106,12 @@ public struct NetworkRequest: Sendable, CustomStringConvertible {
         body: NetworkRequestBody,
         timeout: Duration? = nil
     ) throws {
-        self.url = try URLValidation.appending(query ?? [], to: url)
-        self.secretQueryKeys = Self.secretKeys(in: query ?? [])
-        self.httpMethod = httpMethod
-        self.headers = try NetworkHeaders(headers ?? [])
-        self.body = body
-        self.timeout = timeout
+        storage = NetworkRequestStorage(
+            url: try URLValidation.appending(query ?? [], to: url), httpMethod: httpMethod,
+            headers: try NetworkHeaders(headers ?? []), body: body, timeout: timeout,
+            secretQueryKeys: Self.secretKeys(in: query ?? []))
         try validate()
-        urlPassedValidation = true
+        storage.urlPassedValidation = true  // unique: just made
     }
 
     /// Creates a request from a URL string, like the `URL` variant.
@@ -127,7 +164,7 @@ public struct NetworkRequest: Sendable, CustomStringConvertible {
     /// Checks every rule a request must meet to be sent: an absolute http(s) URL with a host, a
     /// valid method token and a positive timeout. Headers are valid by construction.
     public func validate() throws {
-        if !urlPassedValidation { try URLValidation.validate(url) }
+        if !storage.urlPassedValidation { try URLValidation.validate(url) }
         try httpMethod.validate()
         if let timeout, timeout <= .zero {
             throw NetworkError.request(.invalidTimeout(timeout))

@@ -24,8 +24,9 @@ struct SessionSettings: Sendable {
     let clock: any Clock<Duration>
     /// The interceptors wrapping whole calls, the first outermost (a ``NetworkClient``'s).
     let callInterceptors: [any NetworkCallInterceptor]
-    /// Whether anything looks at each attempt's result, and so needs the metrics so far with it:
-    /// a session's own `interceptResponse`, or a client's interceptors.
+    /// Whether anything intercepts attempts: a session's own `interceptRequest` and
+    /// `interceptResponse`, or a client's interceptors. Without, a call skips both (a client's
+    /// would change nothing), its retry ledger and the metrics copy they would see.
     let observesAttempts: Bool
 }
 
@@ -102,7 +103,7 @@ extension NetworkSession {
         let transport = settings.transport
         let report: TransportProgressHandler? = if let progress { { event in progress.yield(event) } } else { nil }
         let redirects = RedirectStage(policy: settings.redirectPolicy)
-        let ledger = RetryLedger()
+        let ledger = settings.observesAttempts ? RetryLedger() : nil
         var retryNumber = 0
         while true {
             try Task.checkCancellation()
@@ -116,7 +117,7 @@ extension NetworkSession {
                 let attempt = try await deadline.run { [request, retryNumber] in
                     try await self.attempt(request, call: call, callersRequest: callersRequest, transport: transport,
                                            redirects: redirects, destination: staging.destination, progress: report,
-                                           metrics: metrics, retryNumber: retryNumber)
+                                           metrics: metrics, retryNumber: retryNumber, intercepts: settings.observesAttempts)
                 }
                 sent = attempt.sent
                 stream = attempt.outcome.stream
@@ -133,16 +134,19 @@ extension NetworkSession {
                 metrics.attemptFailed(error, retryNumber: retryNumber, request: request)
             }
             let decision: NetworkSessionInterceptionResult
-            do {
-                // The interceptors see the metrics so far, this attempt's included (a client with
-                // none skips the copy).
-                let seen = settings.observesAttempts ? result.map { $0.with(metrics.snapshot()) } : result
-                decision = try await RetryLedger.$current.withValue(ledger) {
-                    try await interceptResponse(networkSession: self, originalRequest: sent, retryNumber: retryNumber, result: seen)
+            if let ledger {
+                do {
+                    // The interceptors see the metrics so far, this attempt's included.
+                    let seen = result.map { $0.with(metrics.snapshot()) }
+                    decision = try await RetryLedger.$current.withValue(ledger) {
+                        try await interceptResponse(networkSession: self, originalRequest: sent, retryNumber: retryNumber, result: seen)
+                    }
+                } catch {
+                    staging.discard()
+                    throw error
                 }
-            } catch {
-                staging.discard()
-                throw error
+            } else {
+                decision = .nothing  // what a client without interceptors decides
             }
             let next: any NetworkRequestConvertible
             var delay: Duration?
@@ -158,7 +162,7 @@ extension NetworkSession {
             guard retryNumber < settings.maximumRetryCount, (deadline.remaining > .zero) else {
                 return CallOutcome(interception: try staging.complete(result), stream: stream).with(metrics.snapshot(finished: true))
             }
-            metrics.recordRetry(after: result, requestedBy: ledger.lastRequester, delay: delay)
+            metrics.recordRetry(after: result, requestedBy: ledger?.lastRequester, delay: delay)
             staging.discard()
             stream = nil  // closes a retried stream's connection before the wait
             if let delay, delay > .zero { try await deadline.wait(delay) }
@@ -172,11 +176,11 @@ extension NetworkSession {
     nonisolated private func attempt(
         _ request: NetworkRequest, call: SessionCall, callersRequest: NetworkRequest, transport: any Transport,
         redirects: RedirectStage, destination: TransportBodyDestination, progress: TransportProgressHandler?,
-        metrics: CallMetricsRecorder, retryNumber: Int
+        metrics: CallMetricsRecorder, retryNumber: Int, intercepts: Bool
     ) async throws -> (sent: NetworkRequest, outcome: CallOutcome) {
-        var sent: NetworkRequest
+        var sent = request
         do {
-            sent = try await interceptRequest(networkSession: self, originalRequest: request).asNetworkRequest()
+            if intercepts { sent = try await interceptRequest(networkSession: self, originalRequest: request).asNetworkRequest() }
             if case .data = call { sent.collectsBodyInMemory = true }
         } catch is CancellationError {
             throw CancellationError()

@@ -123,4 +123,29 @@ struct NetworkRequestTests {
         let request = try NetworkRequest(url: "https://x.test/?a=1").appendingQuery([.query(key: "b", value: "2 3")])
         #expect(request.url.absoluteString == "https://x.test/?a=1&b=2%203")
     }
+
+    @Test("A copy is a value: changing it leaves the original as it was, its URL check included")
+    func copiesAreIndependent() throws {
+        let original = try NetworkRequest(
+            url: "https://x.test/a", headers: [.header(key: "Accept", value: "text/plain")], httpBody: Data("one".utf8))
+        var copy = original
+        copy.url = try #require(URL(string: "ftp://x.test/b"))
+        copy.httpMethod = .put
+        try copy.headers.add(name: "X-Extra", value: "1")
+        copy.body = .data(Data("two".utf8))
+        copy.timeout = .seconds(5)
+        copy.cachePolicy = .reloadIgnoringCacheData
+        copy.secretQueryKeys.insert("token")
+
+        #expect(original.url.absoluteString == "https://x.test/a")
+        #expect(original.httpMethod == .get)
+        #expect(original.headers.count == 1 && original.headers["X-Extra"] == nil)
+        #expect(original.httpBody == Data("one".utf8))
+        #expect(original.timeout == nil && original.cachePolicy == .useProtocolCachePolicy && original.secretQueryKeys.isEmpty)
+        #expect(throws: Never.self) { try original.validate() }
+
+        #expect(copy.headers["X-Extra"] == "1" && copy.httpBody == Data("two".utf8) && copy.timeout == .seconds(5))
+        // The copy's new URL is checked again, not taken as valid from the original's check.
+        #expect(throws: NetworkError.self) { try copy.validate() }
+    }
 }

@@ -29,6 +29,14 @@ public enum ProcessProbe {
         return (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1_000_000 + Int(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec)
     }
 
+    /// Context switches (voluntary + involuntary) and minor page faults so far: the thread
+    /// wake-ups and heap regrowth that the CPU time per request includes.
+    public static func schedulingCounts() -> (contextSwitches: Int, pageFaults: Int) {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return (usage.ru_nvcsw + usage.ru_nivcsw, usage.ru_minflt)
+    }
+
     /// A file of `size` bytes in the temporary directory (created once per process and size).
     public static func scratchFile(size: Int) throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("net-bench-\(getpid())-\(size).bin")

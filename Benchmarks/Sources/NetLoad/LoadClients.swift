@@ -17,8 +17,12 @@ enum LoadClient: String {
     /// `Transport.send` (deadline, redirects, framing, collection): where a session's cost goes.
     case netAHCExchange = "net-ahc-exchange"
     case netAHCSend = "net-ahc-send"
+    /// `NetworkClient` with no interceptors (no actor visits), where `net-ahc` is a session actor
+    /// with the protocol's defaults (which visit it for its settings and both interceptions).
+    case netAHCClient = "net-ahc-client"
     case rawURLSession = "raw-urlsession"
     case netURLSession = "net-urlsession"
+    case netURLSessionClient = "net-urlsession-client"
 
     static let pool = 64
 
@@ -38,6 +42,8 @@ enum LoadClient: String {
     static let netAHCSession = BareSession(transport: netAHCTransport)
     static let netURLSessionTransport = URLSessionTransport(configuration: .init(maximumConnectionsPerHost: pool))
     static let netURLSessionSession = BareSession(transport: netURLSessionTransport)
+    static let ahcNetworkClient = NetworkClient(transport: netAHCTransport)
+    static let urlSessionNetworkClient = NetworkClient(transport: netURLSessionTransport)
 
     /// GETs `url` into memory and returns the body's length.
     func get(_ url: URL) async throws -> Int {
@@ -47,6 +53,8 @@ enum LoadClient: String {
             return try await response.body.collect(upTo: 256 << 20).readableBytes
         case .netAHC:
             return try await Self.netAHCSession.requestData(for: url).data.count
+        case .netAHCClient:
+            return try await Self.ahcNetworkClient.requestData(for: url).data.count
         case .netAHCExchange:
             return try await Self.netAHCTransport.exchange(NetworkRequest(url: url), progress: nil).body.collect().count
         case .netAHCSend:
@@ -57,6 +65,8 @@ enum LoadClient: String {
             return try await Self.urlSession.data(for: request).0.count
         case .netURLSession:
             return try await Self.netURLSessionSession.requestData(for: url).data.count
+        case .netURLSessionClient:
+            return try await Self.urlSessionNetworkClient.requestData(for: url).data.count
         }
     }
 }
@@ -70,7 +80,7 @@ final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
 }
 
 /// The session layer alone, without a network: `canned` (a session on a transport that returns
-/// one response), `stub` (on StubTransport), `client` (NetworkClient with RetryPolicy on the stub).
+/// one response), `canned-client` (NetworkClient, no interceptors, on that transport), `stub` (on StubTransport), `client` (NetworkClient with RetryPolicy on the stub).
 struct SessionScenario {
     let send: @Sendable () async throws -> Void
 
@@ -80,6 +90,9 @@ struct SessionScenario {
         case "canned":
             let session = BareSession(transport: try CannedTransport())
             send = { _ = try await session.requestData(for: request) }
+        case "canned-client":
+            let client = NetworkClient(transport: try CannedTransport())
+            send = { _ = try await client.requestData(for: request) }
         case "stub":
             let session = BareSession(transport: StubTransport { _ in .text("ok") })
             send = { _ = try await session.requestData(for: request) }

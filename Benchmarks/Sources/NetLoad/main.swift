@@ -3,7 +3,7 @@
 //
 //     taskset -c 1 .build/release/NetLoad server &          # prints its base URL
 //     taskset -c 0 .build/release/NetLoad run <client> <workload> <URL> [requests] [runs]
-//     taskset -c 0 .build/release/NetLoad session <canned|stub|client> [requests] [runs]
+//     taskset -c 0 .build/release/NetLoad session <canned|canned-client|stub|client> [requests] [runs] [in flight]
 //     taskset -c 0 .build/release/NetLoad sse-latency <net-ahc|net-urlsession> <URL> [events] [runs]
 //     taskset -c 0 .build/release/NetLoad openapi <client> <seq|par64|download> <URL> [requests or MB] [runs]
 //
@@ -11,8 +11,8 @@
 // Clients: raw-ahc, net-ahc, raw-urlsession, net-urlsession, every one with the same 64-connection
 // pool, no redirects, no cookies or cache, a 60 s whole-call limit and the same decompression
 // setting (see LoadClients.swift). Workloads: seq (small GETs one after another), par64 (64 in
-// flight). Each run prints requests/s and the client process's CPU µs per request; the last line
-// is the median of the runs with min–max. `openapi` drives the generated OpenAPI client on
+// flight). Each run prints requests/s, the client process's CPU µs, context switches and minor
+// page faults per request; the last line is the median of the runs with min–max. `openapi` drives the generated OpenAPI client on
 // net-ahc, openapi-ahc (swift-openapi-async-http-client), net-urlsession or openapi-urlsession
 // (see OpenAPILoad.swift).
 import BenchmarkSupport
@@ -24,7 +24,7 @@ func usage() -> Never {
     FileHandle.standardError.write(Data("""
         usage: NetLoad server
                NetLoad run <raw-ahc|net-ahc|raw-urlsession|net-urlsession> <seq|par64> <base URL> [requests] [runs]
-               NetLoad session <canned|stub|client> [requests] [runs]
+               NetLoad session <canned|canned-client|stub|client> [requests] [runs] [in flight]
                NetLoad sse-latency <net-ahc|net-urlsession> <base URL> [events] [runs]
                NetLoad openapi <net-ahc|openapi-ahc|net-urlsession|openapi-urlsession> <seq|par64|download> <base URL> [requests or MB] [runs]
 
@@ -36,6 +36,8 @@ func usage() -> Never {
 struct RunFigures {
     let requestsPerSecond: Double
     let cpuMicrosecondsPerRequest: Double
+    let contextSwitchesPerRequest: Double
+    let pageFaultsPerRequest: Double
 }
 
 /// Runs `body` (which sends `requests` requests) `runs` times after one warm-up, printing each run
@@ -45,14 +47,21 @@ func measure(label: String, requests: Int, runs: Int, _ body: @Sendable () async
     var figures: [RunFigures] = []
     for run in 1...runs {
         let cpu = ProcessProbe.cpuMicroseconds()
+        let counts = ProcessProbe.schedulingCounts()
         let seconds = try await secondsTaken(by: body)
+        let countsAfter = ProcessProbe.schedulingCounts()
         let figure = RunFigures(requestsPerSecond: Double(requests) / seconds,
-                                cpuMicrosecondsPerRequest: Double(ProcessProbe.cpuMicroseconds() - cpu) / Double(requests))
+                                cpuMicrosecondsPerRequest: Double(ProcessProbe.cpuMicroseconds() - cpu) / Double(requests),
+                                contextSwitchesPerRequest: Double(countsAfter.contextSwitches - counts.contextSwitches) / Double(requests),
+                                pageFaultsPerRequest: Double(countsAfter.pageFaults - counts.pageFaults) / Double(requests))
         figures.append(figure)
-        print("\(label) run \(run): \(Int(figure.requestsPerSecond)) req/s, \(format(figure.cpuMicrosecondsPerRequest)) µs CPU/request")
+        print("\(label) run \(run): \(Int(figure.requestsPerSecond)) req/s, \(format(figure.cpuMicrosecondsPerRequest)) µs CPU/request, "
+              + "\(format(figure.contextSwitchesPerRequest)) context switches and \(format(figure.pageFaultsPerRequest)) page faults per request")
     }
     print("\(label) median: \(medianRange(figures.map(\.requestsPerSecond), unit: "req/s") { "\(Int($0))" }), "
           + "\(medianRange(figures.map(\.cpuMicrosecondsPerRequest), unit: "µs CPU/request", format)), "
+          + "\(medianRange(figures.map(\.contextSwitchesPerRequest), unit: "context switches/request", format)), "
+          + "\(medianRange(figures.map(\.pageFaultsPerRequest), unit: "page faults/request", format)), "
           + "peak RSS \(ProcessProbe.peakResidentKiB()) KiB")
 }
 
@@ -119,8 +128,15 @@ case "session":
     guard let kind = parts.first, let session = try SessionScenario(kind) else { usage() }
     let requests = parts.count > 1 ? Int(parts[1]) ?? 200_000 : 200_000
     let runs = parts.count > 2 ? Int(parts[2]) ?? 5 : 5
-    try await measure(label: "session \(kind)", requests: requests, runs: runs) {
-        for _ in 0..<requests { try await session.send() }
+    // Calls in flight at once (1 by default): the same work at 64 shows what concurrency adds.
+    let inFlight = parts.count > 3 ? max(1, Int(parts[3]) ?? 1) : 1
+    try await measure(label: "session \(kind) ×\(inFlight)", requests: requests, runs: runs) {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for worker in 0..<inFlight {
+                group.addTask { for _ in stride(from: worker, to: requests, by: inFlight) { try await session.send() } }
+            }
+            try await group.waitForAll()
+        }
     }
 case "sse-latency":
     let parts = Array(arguments.dropFirst())
