@@ -55,6 +55,9 @@ extension NetworkSession {
     ) async throws -> CallOutcome {
         var request = try convertible.asNetworkRequest()
         if case .upload(let body?) = call { request.body = body }
+        // Marked here, where the request is mostly still unshared, so that marking each attempt's
+        // request finds it done instead of copying the request.
+        if case .data = call { request.collectsBodyInMemory = true }
         let settings: SessionSettings
         if let fixed = (self as? any FixedSettingsSession)?.fixedSettings {
             settings = fixed
