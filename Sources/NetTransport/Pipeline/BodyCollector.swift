@@ -19,24 +19,32 @@ struct BodyCollector: Sendable {
             }
             return TransportResponse(head: head, body: try await response.body.collect(upTo: limit, received: report))
         case .file(let url):
-            let file = try BodyFile.create(at: url)
-            var received: Int64 = 0
-            do {
-                for try await chunk in response.body {
-                    try BodyFile.write(chunk, to: file, path: url.path)
-                    received += Int64(chunk.count)
-                    progress?(NetworkProgress(direction: .download, completedBytes: received, expectedBytes: expected))
-                }
-            } catch {
-                try? file.close()
-                BodyFile.remove(url)
-                throw error
-            }
-            do { try file.close() } catch {
-                BodyFile.remove(url)
-                throw NetworkError.transport(.cannotWriteBody(path: url.path, reason: "\(error)"))
-            }
-            return TransportResponse(head: head, fileURL: url, bodyByteCount: received)
+            return try await write(response.body, of: head, to: url, expected: expected)
         }
+    }
+
+    /// Writes `body` to a new file at `url`, chunk by chunk. A function of its own, so that
+    /// reading into memory (most calls) runs in a smaller async frame: frames are allocated from
+    /// the attempt's task, anew for every attempt.
+    @inline(never)
+    private func write(_ body: NetworkResponseBody, of head: NetworkResponseHead, to url: URL, expected: Int64?) async throws -> TransportResponse {
+        let file = try BodyFile.create(at: url)
+        var received: Int64 = 0
+        do {
+            for try await chunk in body {
+                try BodyFile.write(chunk, to: file, path: url.path)
+                received += Int64(chunk.count)
+                progress?(NetworkProgress(direction: .download, completedBytes: received, expectedBytes: expected))
+            }
+        } catch {
+            try? file.close()
+            BodyFile.remove(url)
+            throw error
+        }
+        do { try file.close() } catch {
+            BodyFile.remove(url)
+            throw NetworkError.transport(.cannotWriteBody(path: url.path, reason: "\(error)"))
+        }
+        return TransportResponse(head: head, fileURL: url, bodyByteCount: received)
     }
 }
