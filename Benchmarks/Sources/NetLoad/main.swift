@@ -8,9 +8,10 @@
 //     taskset -c 0 .build/release/NetLoad openapi <client> <seq|par64|download> <URL> [requests or MB] [runs]
 //
 // The loops run off the main actor (the closures are `@Sendable`), as a server's tasks do.
-// Clients: raw-ahc, net-ahc, raw-urlsession, net-urlsession, every one with the same 64-connection
-// pool, no redirects, no cookies or cache, a 60 s whole-call limit and the same decompression
-// setting (see LoadClients.swift). Workloads: seq (small GETs one after another), par64 (64 in
+// Clients: raw-ahc, net-ahc (a session actor), net-ahc-client (NetworkClient), net-ahc-exchange and
+// net-ahc-send (the transport alone, and with Transport.send), raw-urlsession, net-urlsession,
+// net-urlsession-client, every one with the same 64-connection pool, no redirects, no cookies or
+// cache, a 60 s whole-call limit and the same decompression setting (see LoadClients.swift). Workloads: seq (small GETs one after another), par64 (64 in
 // flight). Each run prints requests/s, the client process's CPU µs, context switches and minor
 // page faults per request; the last line is the median of the runs with min–max. `openapi` drives the generated OpenAPI client on
 // net-ahc, openapi-ahc (swift-openapi-async-http-client), net-urlsession or openapi-urlsession
@@ -23,7 +24,8 @@ let arguments = CommandLine.arguments.dropFirst()
 func usage() -> Never {
     FileHandle.standardError.write(Data("""
         usage: NetLoad server
-               NetLoad run <raw-ahc|net-ahc|raw-urlsession|net-urlsession> <seq|par64> <base URL> [requests] [runs]
+               NetLoad run <client> <seq|par64> <base URL> [requests] [runs]
+               clients: raw-ahc net-ahc net-ahc-client net-ahc-exchange net-ahc-send raw-urlsession net-urlsession net-urlsession-client
                NetLoad session <canned|canned-client|stub|client> [requests] [runs] [in flight]
                NetLoad sse-latency <net-ahc|net-urlsession> <base URL> [events] [runs]
                NetLoad openapi <net-ahc|openapi-ahc|net-urlsession|openapi-urlsession> <seq|par64|download> <base URL> [requests or MB] [runs]
