@@ -31,15 +31,11 @@ enum URLValidation {
     /// Checks that a URL is absolute, uses http or https and names a host.
     static func validate(_ url: URL, original: String? = nil) throws {
         var text = url.absoluteString
-        // The common case in one pass over the bytes; anything else (an IP literal, a port to
-        // refuse, no host) takes the checks below, which name what is wrong.
+        // The common case in one pass over the bytes, without Foundation's `scheme` and `host`
+        // (which parse and decode on every call: every request is validated when built and when
+        // sent); anything else (an IP literal, a port to refuse, no host) takes the checks below,
+        // which name what is wrong.
         if text.withUTF8(isPlainHTTP) { return }
-        // Read from the text alone: Foundation's `scheme` and `host` parse and decode on every
-        // call, and every request is validated when built and when sent.
-        if hasHTTPSchemeAndHost(text) {
-            try validatePort(in: text, shown: original ?? text)
-            return
-        }
         let shown = original ?? text
         guard let scheme = url.scheme, !scheme.isEmpty else { throw invalid(shown, .missingScheme) }
         guard supportedSchemes.contains(scheme.lowercased()) else {
@@ -76,19 +72,6 @@ enum URLValidation {
             guard port <= 65_535 else { return false }
         }
         return port >= 1
-    }
-
-    /// Whether `text` starts with `http://` or `https://` (lower case, as Foundation keeps a
-    /// parsed scheme) and its authority names a host: what ``validate(_:original:)`` otherwise
-    /// asks Foundation.
-    private static func hasHTTPSchemeAndHost(_ text: String) -> Bool {
-        guard text.utf8.starts(with: "http://".utf8) || text.utf8.starts(with: "https://".utf8),
-              let authority = authorityRange(in: text) else { return false }
-        var host = text.utf8[authority]
-        if let userInfoEnd = host.lastIndex(of: UInt8(ascii: "@")) { host = host[host.index(after: userInfoEnd)...] }
-        if host.first == UInt8(ascii: "[") { return host.count > 2 }  // an IP literal, `[…]` with a port or not
-        if let colon = host.lastIndex(of: UInt8(ascii: ":")) { host = host[..<colon] }
-        return !host.isEmpty
     }
 
     /// The port, if the URL names one, must be 1–65535. Read from the text, because Foundation
