@@ -80,6 +80,7 @@ public final class AsyncHTTPClientTransport: Transport {
             throw ErrorMapping.networkError(for: error, request: request, limits: limits, proxy: proxy)
         }
         var headers = NetworkHeaders()
+        headers.reserveCapacity(response.headers.count)
         for (name, value) in response.headers { try? headers.add(name: name, value: value) }
         let head = NetworkResponseHead(statusCode: HTTPCode(Int(response.status.code)), headers: headers, url: request.url)
         let chunks = ResponseChunks(body: response.body, request: request, limits: limits)
@@ -93,6 +94,7 @@ public final class AsyncHTTPClientTransport: Transport {
                          progress: TransportProgressHandler?) async throws -> HTTPClientResponse {
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
         outgoing.method = HTTPMethod(rawValue: request.httpMethod.rawValue)
+        outgoing.headers.reserveCapacity(request.headers.count + 1)
         for header in request.headers { outgoing.headers.add(name: header.name, value: header.value) }
         if let relay {
             // Plain HTTP to the relay's socket, which holds the pinned TLS connection.
@@ -146,7 +148,7 @@ struct ResponseChunks: AsyncSequence, Sendable {
     /// 1 GiB stream spent a third of its CPU copying before. Small chunks are copied, which costs
     /// less than the shared storage's bookkeeping.
     static func data(sharing buffer: ByteBuffer) -> Data {
-        guard buffer.readableBytes >= 16 << 10 else { return Data(buffer.readableBytesView) }
+        guard buffer.readableBytes >= 16 << 10 else { return buffer.withUnsafeReadableBytes { Data($0) } }
         return buffer.withUnsafeReadableBytesWithStorageManagement { bytes, storage in
             guard let base = bytes.baseAddress else { return Data() }
             let owner = storage.retain()  // released once, when the `Data` lets go of the bytes

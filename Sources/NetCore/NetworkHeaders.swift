@@ -53,6 +53,12 @@ public struct NetworkHeaders: Sendable, Hashable, RandomAccessCollection, Custom
         fields.append(try header.validated())
     }
 
+    /// Makes room for `count` fields in all, so that filling it from another library's fields
+    /// grows its storage once.
+    package mutating func reserveCapacity(_ count: Int) {
+        fields.reserveCapacity(count)
+    }
+
     /// Appends a field that another library has already held to the same rules (a token name;
     /// a value without controls other than tab and without surrounding whitespace), such as a
     /// swift-http-types `HTTPField`: every header of every request would otherwise be scanned twice.

@@ -12,7 +12,7 @@ final class DeadlineScheduler: Sendable {
     static let shared = DeadlineScheduler()
 
     private struct State: Sendable {
-        var actions: [Int: @Sendable () -> Void] = [:]
+        var actions: [Int: any DeadlineAction] = [:]
         /// A binary min-heap of deadlines; entries whose action was cancelled are dropped lazily.
         var heap: [Entry] = []
         var nextID = 0
@@ -31,9 +31,9 @@ final class DeadlineScheduler: Sendable {
     private let state = Locked(State())
     private let wake = DispatchSemaphore(value: 0)
 
-    /// Runs `action` on the scheduler's thread once `delay` has passed, unless cancelled first.
+    /// Tells `action` on the scheduler's thread once `delay` has passed, unless cancelled first.
     /// Keep the action short: every deadline shares the thread.
-    func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> Int {
+    func schedule(after delay: Duration, _ action: some DeadlineAction) -> Int {
         // Saturating: a timeout of 10^11 s means "never", not an overflow trap.
         let seconds = UInt64(max(0, delay.components.seconds)).multipliedReportingOverflow(by: 1_000_000_000)
         let fraction = UInt64(max(0, delay.components.attoseconds / 1_000_000_000))
@@ -70,17 +70,17 @@ final class DeadlineScheduler: Sendable {
 
     private func run() {
         while true {
-            let due = state.withLock { state -> [@Sendable () -> Void] in
+            let due = state.withLock { state -> [any DeadlineAction] in
                 state.sleepingUntil = 0
                 let now = DispatchTime.now().uptimeNanoseconds
-                var due: [@Sendable () -> Void] = []
+                var due: [any DeadlineAction] = []
                 while let top = state.heap.first, top.deadline <= now || state.actions[top.id] == nil {
                     Self.popMinimum(from: &state.heap)
                     if let action = state.actions.removeValue(forKey: top.id) { due.append(action) }
                 }
                 return due
             }
-            due.forEach { $0() }
+            due.forEach { $0.deadlinePassed() }
             // Decided after the actions ran, under the lock that `schedule` takes: a deadline added
             // from here on either is seen now or signals the semaphore.
             let next = state.withLock { state -> UInt64? in
@@ -124,50 +124,75 @@ final class DeadlineScheduler: Sendable {
     }
 }
 
+/// What a ``DeadlineScheduler`` entry tells when its deadline passes: an object, so that an entry
+/// costs no closure context of its own.
+protocol DeadlineAction: AnyObject, Sendable {
+    /// Called once, on the scheduler's one thread: keep it short.
+    func deadlinePassed()
+}
+
 extension DeadlineScheduler {
     /// Sleeps `delay` on the scheduler's thread; cancelling the task drops the deadline at once and
     /// throws `CancellationError`.
     func sleep(for delay: Duration) async throws {
-        let waiter = Locked(SleepState())
+        let waiter = SleepWaiter()
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let stored = waiter.withLock { state -> Bool in
-                    guard !state.cancelled else { return false }
-                    state.continuation = continuation
-                    return true
-                }
-                guard stored else {
+                guard waiter.store(continuation) else {
                     continuation.resume(throwing: CancellationError())
                     return
                 }
-                let timer = schedule(after: delay) {
-                    waiter.withLock { state in
-                        defer { state.continuation = nil }
-                        return state.continuation
-                    }?.resume()
-                }
-                let cancelledMeanwhile = waiter.withLock { state -> Bool in
-                    state.timer = timer
-                    return state.cancelled
-                }
-                // A cancel that came between scheduling and storing the timer could not drop it.
-                if cancelledMeanwhile { cancel(timer) }
+                waiter.attach(timer: schedule(after: delay, waiter), scheduler: self)
             }
         } onCancel: {
-            let (continuation, timer) = waiter.withLock { state in
-                state.cancelled = true
-                defer { state.continuation = nil }
-                return (state.continuation, state.timer)
-            }
-            if let timer { cancel(timer) }
-            continuation?.resume(throwing: CancellationError())
+            waiter.cancel(scheduler: self)
         }
     }
 }
 
 /// One ``DeadlineScheduler/sleep(for:)``: its continuation and timer, and whether it was cancelled.
-private struct SleepState: Sendable {
-    var continuation: CheckedContinuation<Void, any Error>?
-    var timer: Int?
-    var cancelled = false
+private final class SleepWaiter: DeadlineAction {
+    private struct State: Sendable {
+        var continuation: CheckedContinuation<Void, any Error>?
+        var timer: Int?
+        var cancelled = false
+    }
+
+    private let state = Locked(State())
+
+    /// Keeps the continuation to resume; false if the sleep was cancelled already.
+    func store(_ continuation: CheckedContinuation<Void, any Error>) -> Bool {
+        state.withLock { state -> Bool in
+            guard !state.cancelled else { return false }
+            state.continuation = continuation
+            return true
+        }
+    }
+
+    /// Keeps the timer, to drop it on cancelling; a cancel that came between scheduling and
+    /// storing the timer could not drop it, so it is dropped here.
+    func attach(timer: Int, scheduler: DeadlineScheduler) {
+        let cancelledMeanwhile = state.withLock { state -> Bool in
+            state.timer = timer
+            return state.cancelled
+        }
+        if cancelledMeanwhile { scheduler.cancel(timer) }
+    }
+
+    func deadlinePassed() {
+        state.withLock { state in
+            defer { state.continuation = nil }
+            return state.continuation
+        }?.resume()
+    }
+
+    func cancel(scheduler: DeadlineScheduler) {
+        let (continuation, timer) = state.withLock { state in
+            state.cancelled = true
+            defer { state.continuation = nil }
+            return (state.continuation, state.timer)
+        }
+        if let timer { scheduler.cancel(timer) }
+        continuation?.resume(throwing: CancellationError())
+    }
 }

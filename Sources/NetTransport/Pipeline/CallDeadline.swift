@@ -24,9 +24,15 @@ struct CallDeadline: Sendable {
     init(request: NetworkRequest, timeout: Duration, clock: any Clock<Duration>, attemptTimeout: Duration? = nil) {
         limit = request.timeout ?? timeout
         attemptLimit = attemptTimeout
-        start = ClockReading(clock)
-        sleeper = Self.sleeper(clock)
-        onScheduler = clock is ContinuousClock
+        if let continuous = clock as? ContinuousClock {
+            start = ClockReading(continuous)
+            sleeper = Self.schedulerSleep
+            onScheduler = true
+        } else {
+            start = ClockReading(clock)
+            sleeper = Self.sleeper(clock)
+            onScheduler = false
+        }
         self.request = request
         defaultTimeout = timeout
     }
@@ -56,7 +62,8 @@ struct CallDeadline: Sendable {
             defer { alarm.disarm() }
             return try await work()
         }
-        arm(alarm, after: left) { attempt.cancel() }
+        alarm.attach(attempt: attempt)
+        arm(alarm, after: left)
         let outcome = await withTaskCancellationHandler {
             await attempt.result
         } onCancel: {
@@ -83,34 +90,29 @@ struct CallDeadline: Sendable {
         guard delay < left else { throw timedOut }
     }
 
-    /// Sleeps on `clock`, whose instant type an `any Clock` cannot name.
-    ///
-    /// On `ContinuousClock` (the default) the sleep is a ``DeadlineScheduler`` entry, dropped the
-    /// moment the call ends: a cancelled `Task.sleep` stays allocated until its deadline, and
-    /// 100,000 calls under the 60 s default would hold about 60 MB of them.
+    /// Sleeps on `clock` (a test's clock), whose instant type an `any Clock` cannot name.
     private static func sleeper<C: Clock<Duration>>(_ clock: C) -> @Sendable (Duration) async throws -> Void {
-        guard clock is ContinuousClock else {
-            return { try await clock.sleep(until: clock.now.advanced(by: $0), tolerance: nil) }
-        }
-        return { try await DeadlineScheduler.shared.sleep(for: $0) }
+        { try await clock.sleep(until: clock.now.advanced(by: $0), tolerance: nil) }
     }
 
-    /// Sets `alarm` to run `action` after `delay`: on `ContinuousClock` a ``DeadlineScheduler``
-    /// entry (no task, and nothing left behind once disarmed), on another clock a task sleeping on
-    /// it.
-    private func arm(_ alarm: DeadlineAlarm, after delay: Duration, _ action: @escaping @Sendable () -> Void) {
+    /// Sleeps on `ContinuousClock` (the default): a ``DeadlineScheduler`` entry, dropped the moment
+    /// the call ends. A cancelled `Task.sleep` stays allocated until its deadline, and 100,000
+    /// calls under the 60 s default would hold about 60 MB of them.
+    @Sendable private static func schedulerSleep(_ delay: Duration) async throws {
+        try await DeadlineScheduler.shared.sleep(for: delay)
+    }
+
+    /// Sets `alarm` to ring after `delay`: on `ContinuousClock` a ``DeadlineScheduler`` entry (no
+    /// task, and nothing left behind once disarmed), on another clock a task sleeping on it.
+    private func arm(_ alarm: DeadlineAlarm, after delay: Duration) {
         guard onScheduler else {
             let sleeper = sleeper
             alarm.attach(sleeper: Task {
                 guard (try? await sleeper(delay)) != nil else { return }
-                alarm.ring(action)
+                alarm.ring()
             })
             return
         }
-        alarm.attach(timer: DeadlineScheduler.shared.schedule(after: delay) {
-            // Cancelling runs the attempt's cancellation handlers, which may be anyone's: not on
-            // the one thread every deadline of the process shares.
-            alarm.ring { DispatchQueue.global().async(execute: action) }
-        })
+        alarm.attach(timer: DeadlineScheduler.shared.schedule(after: delay, alarm))
     }
 }

@@ -1,15 +1,24 @@
-/// One attempt's alarm: rings once at its deadline unless disarmed first, and says afterwards
-/// whether it rang. What rings it (a ``DeadlineScheduler`` entry or a task sleeping on a test's
-/// clock) is dropped when it is disarmed, so a finished attempt leaves nothing behind.
-final class DeadlineAlarm: Sendable {
+import Dispatch
+
+/// One attempt's alarm: rings once at its deadline unless disarmed first, cancelling the attempt's
+/// task, and says afterwards whether it rang. What rings it (a ``DeadlineScheduler`` entry, which
+/// is the alarm itself, or a task sleeping on a test's clock) is dropped when it is disarmed, so a
+/// finished attempt leaves nothing behind.
+final class DeadlineAlarm: DeadlineAction {
     private struct State: Sendable {
         var rang = false
         var disarmed = false
         var timer: Int?
         var sleeper: Task<Void, Never>?
+        var attempt: (any CancellableAttempt)?
     }
 
     private let state = Locked(State())
+
+    /// The task that ringing cancels.
+    func attach(attempt: some CancellableAttempt) {
+        state.withLock { $0.attempt = attempt }
+    }
 
     /// Keeps the scheduler entry that rings the alarm, to drop it on disarming (at once, if the
     /// alarm was disarmed before it was set).
@@ -31,14 +40,25 @@ final class DeadlineAlarm: Sendable {
         if disarmed { sleeper.cancel() }
     }
 
-    /// Runs `action` unless the alarm was disarmed first.
-    func ring(_ action: @Sendable () -> Void) {
-        let rings = state.withLock { state -> Bool in
-            guard !state.disarmed else { return false }
+    /// Cancels the attempt unless the alarm was disarmed first.
+    func ring() {
+        ringing()?.cancel()
+    }
+
+    /// On the scheduler's thread: cancelling runs the attempt's cancellation handlers, which may
+    /// be anyone's, so not on the one thread every deadline of the process shares.
+    func deadlinePassed() {
+        guard let attempt = ringing() else { return }
+        DispatchQueue.global().async { attempt.cancel() }
+    }
+
+    /// Marks the alarm rung, unless it was disarmed, and hands over the task to cancel.
+    private func ringing() -> (any CancellableAttempt)? {
+        state.withLock { state -> (any CancellableAttempt)? in
+            guard !state.disarmed else { return nil }
             state.rang = true
-            return true
+            return state.attempt
         }
-        if rings { action() }
     }
 
     /// Whether the alarm rang before it was disarmed.
@@ -50,10 +70,18 @@ final class DeadlineAlarm: Sendable {
     func disarm() {
         let (timer, sleeper) = state.withLock { state -> (Int?, Task<Void, Never>?) in
             state.disarmed = true
-            defer { (state.timer, state.sleeper) = (nil, nil) }
+            defer { (state.timer, state.sleeper, state.attempt) = (nil, nil, nil) }
             return (state.timer, state.sleeper)
         }
         if let timer { DeadlineScheduler.shared.cancel(timer) }
         sleeper?.cancel()
     }
 }
+
+/// An attempt's task, as the alarm cancels it: a `Task` handle of any result type, held without
+/// a closure around it (one allocation fewer per attempt).
+protocol CancellableAttempt: Sendable {
+    func cancel()
+}
+
+extension Task: CancellableAttempt {}

@@ -38,6 +38,8 @@ public struct NetworkResponseBody: AsyncSequence, Sendable {
     /// The transport could not deliver this body at all (URLSession withholds a challenged 401's),
     /// so its length is not checked against the head's `Content-Length`.
     var isWithheld = false
+    /// The `Content-Length` the body must reach, checked as it is read (see ``BodyFraming``).
+    var framing: BodyFraming?
 
     init(storage: Storage, lease: BodyLease?) {
         self.storage = storage
@@ -61,11 +63,13 @@ public struct NetworkResponseBody: AsyncSequence, Sendable {
     public func onEnd(_ action: @escaping @Sendable () -> Void) -> NetworkResponseBody {
         var body = NetworkResponseBody(storage: storage, lease: BodyLease(parent: lease, action: action))
         body.isWithheld = isWithheld
+        body.framing = framing
         return body
     }
 
     /// A body read through `chunks`, a sequence that wraps this body's own chunks (a check, a
-    /// copy), keeping what is known about this one.
+    /// copy), keeping what is known about this one. This body's own iterator keeps its framing
+    /// check, so the wrapper has none.
     func wrapped<Chunks: AsyncSequence & Sendable>(in chunks: Chunks) -> NetworkResponseBody where Chunks.Element == Data {
         var body = NetworkResponseBody(storage: .chunks(chunks), lease: nil)
         body.isWithheld = isWithheld
@@ -80,7 +84,7 @@ public struct NetworkResponseBody: AsyncSequence, Sendable {
 
     /// ``collect(upTo:)``, telling `received` the running total after each chunk (download progress).
     func collect(upTo limit: Int64?, received: ((Int64) -> Void)?) async throws -> Data {
-        if case .whole(let data) = storage, limit.map({ Int64(data.count) <= $0 }) ?? true {
+        if case .whole(let data) = storage, framing == nil, limit.map({ Int64(data.count) <= $0 }) ?? true {
             lease?.end()
             received?(Int64(data.count))
             return data
@@ -114,9 +118,12 @@ public struct NetworkResponseBody: AsyncSequence, Sendable {
 
         private var source: Source
         private let lease: BodyLease?
+        private let framing: BodyFraming?
+        private var received: Int64 = 0
 
         init(body: NetworkResponseBody) {
             lease = body.lease
+            framing = body.framing
             source = switch body.storage {
             case .whole(let data): .whole(data.isEmpty ? nil : data)
             case .channel(let channel): .channel(channel)
@@ -142,7 +149,13 @@ public struct NetworkResponseBody: AsyncSequence, Sendable {
                 case .ended:
                     chunk = nil
                 }
-                if chunk == nil { end() }
+                guard let chunk else {
+                    if case .ended = source { return nil }
+                    try framing?.checkEnd(after: received)
+                    end()
+                    return nil
+                }
+                received += Int64(chunk.count)
                 return chunk
             } catch {
                 end()

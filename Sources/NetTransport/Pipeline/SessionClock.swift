@@ -9,15 +9,36 @@ enum SessionClock {
 /// A moment read on some clock, which can later say how long ago it was on that same clock: an
 /// `any Clock` cannot name its instant type, so the reading keeps the clock with it.
 struct ClockReading: Sendable {
-    private let age: @Sendable () -> Duration
+    /// `ContinuousClock` (nearly every session) keeps its instant as it is; any other clock keeps
+    /// a closure over its own instant, which costs an allocation per reading.
+    private enum Start: Sendable {
+        case continuous(ContinuousClock.Instant)
+        case other(@Sendable () -> Duration)
+    }
+
+    private let start: Start
 
     /// Reads `clock` now.
     init(_ clock: any Clock<Duration>) {
-        age = Self.reading(clock)
+        if let continuous = clock as? ContinuousClock {
+            start = .continuous(continuous.now)
+        } else {
+            start = .other(Self.reading(clock))
+        }
+    }
+
+    /// Reads `clock` now, for a caller that already knows it is the continuous clock.
+    init(_ clock: ContinuousClock) {
+        start = .continuous(clock.now)
     }
 
     /// How long ago the reading was taken.
-    var elapsed: Duration { age() }
+    var elapsed: Duration {
+        switch start {
+        case .continuous(let instant): instant.duration(to: .now)
+        case .other(let age): age()
+        }
+    }
 
     private static func reading<C: Clock<Duration>>(_ clock: C) -> @Sendable () -> Duration {
         let start = clock.now
