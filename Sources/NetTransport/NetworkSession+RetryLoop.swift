@@ -239,8 +239,9 @@ struct CallOutcome: Sendable {
     let interception: NetworkSessionInterception
     let stream: NetworkStreamResponse?
 
-    /// The same outcome, its responses carrying `metrics`.
-    func with(_ metrics: NetworkMetrics) -> CallOutcome {
+    /// The same outcome, its responses carrying `metrics` (consuming: the call's one outcome is
+    /// moved, not copied and destroyed).
+    consuming func with(_ metrics: NetworkMetrics) -> CallOutcome {
         var stream = stream
         stream?.metrics = metrics
         return CallOutcome(interception: interception.with(metrics), stream: stream)

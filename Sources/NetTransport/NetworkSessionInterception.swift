@@ -34,7 +34,7 @@ public enum NetworkSessionInterception: Sendable {
     }
 
     /// The same response carrying `metrics`.
-    func with(_ metrics: NetworkMetrics) -> NetworkSessionInterception {
+    consuming func with(_ metrics: NetworkMetrics) -> NetworkSessionInterception {
         switch self {
         case .data(var response):
             response.metrics = metrics

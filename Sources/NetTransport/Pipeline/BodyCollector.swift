@@ -11,16 +11,22 @@ struct BodyCollector: Sendable {
 
     func collect(_ response: NetworkStreamResponse) async throws -> TransportResponse {
         let head = response.response
-        let expected = head.headers["Content-Encoding"] == nil ? head.expectedContentLength : nil
         switch destination {
         case .memory:
             let report = progress.map { progress in
-                { (total: Int64) in progress(NetworkProgress(direction: .download, completedBytes: total, expectedBytes: expected)) }
+                let expected = Self.expectedLength(of: head)
+                return { (total: Int64) in progress(NetworkProgress(direction: .download, completedBytes: total, expectedBytes: expected)) }
             }
             return TransportResponse(head: head, body: try await response.body.collect(upTo: limit, received: report))
         case .file(let url):
-            return try await write(response.body, of: head, to: url, expected: expected)
+            return try await write(response.body, of: head, to: url, expected: Self.expectedLength(of: head))
         }
+    }
+
+    /// The length progress reports expect: the `Content-Length` of a body without content coding.
+    /// Read only for calls that report progress (most do not), as it parses the header.
+    private static func expectedLength(of head: NetworkResponseHead) -> Int64? {
+        head.headers["Content-Encoding"] == nil ? head.expectedContentLength : nil
     }
 
     /// Writes `body` to a new file at `url`, chunk by chunk. A function of its own, so that
