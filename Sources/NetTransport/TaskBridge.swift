@@ -13,7 +13,17 @@ import NetCore
 /// the reader has not taken yet waits in the channel's bounded memory and then on disk. The
 /// bridge never waits for URLSession to acknowledge a cancellation, because on Linux
 /// (Swift 6.3.1) a cancelled task may never complete.
+///
+/// For a request whose body will be read whole into memory (``NetworkRequest/collectsBodyInMemory``)
+/// the head is held back until the body has ended or passed ``heldBodyLimit``: a small body then
+/// reaches the caller in one hand-off from URLSession's delegate queue instead of three (head,
+/// chunk, end), each a thread wake-up. It costs no memory the call would not hold anyway, and the
+/// first-byte time is still noted when the head arrives.
 final class TaskBridge: Sendable {
+    /// The most body bytes held with a held-back head; past it the head goes to the caller and the
+    /// body streams on, so the in-memory limit is checked as the body arrives.
+    static let heldBodyLimit = 64 << 10
+
     private struct State: Sendable {
         var continuation: CheckedContinuation<NetworkStreamResponse, any Error>?
         var task: URLSessionTask?
@@ -28,6 +38,9 @@ final class TaskBridge: Sendable {
         var compressed: (declaredLength: Int64?, decoded: Int64)?
         /// What ended the call before `wait` stored the continuation (a cancel).
         var endedBy: (any Error)?
+        /// A head held back until the body ends or grows past ``heldBodyLimit``.
+        var heldHead: NetworkResponseHead?
+        var heldBytes = 0
     }
 
     private let progress: TransportProgressHandler?
@@ -38,6 +51,8 @@ final class TaskBridge: Sendable {
     private let cancelQueue: DispatchQueue
     private let state = Locked(State())
     private let body: BodyChannel
+    /// Whether the head is held back for the body (see ``heldBodyLimit``).
+    private let holdsHead: Bool
 
     /// `cancelQueue` is where URLSession's blocking `cancel()` is called (see
     /// `URLSessionTransport.cancelQueue`); `spoolDirectory` holds the body a slow reader has not
@@ -48,6 +63,7 @@ final class TaskBridge: Sendable {
         self.limits = limits
         self.cancelQueue = cancelQueue
         self.progress = progress
+        holdsHead = request.collectsBodyInMemory
         body = BodyChannel(spoolDirectory: spoolDirectory, backlogLimit: backlogLimit)
         body.onCancel { [weak self] in self?.stop() }
     }
@@ -87,21 +103,43 @@ final class TaskBridge: Sendable {
             return
         }
         let head = NetworkResponseHead(http, fallbackURL: request.url)
+        let holds = holdsHead && !withheld
         let waiting = state.withLock { state -> CheckedContinuation<NetworkStreamResponse, any Error>? in
             guard !state.headDelivered else { return nil }
-            state.headDelivered = true
             state.headArrived = true
             if head.hasContentCoding {
                 // Its Content-Length (if any) is the compressed size.
                 state.compressed = (head.expectedContentLength, 0)
             }
+            if holds {
+                state.heldHead = head
+                return nil
+            }
+            state.headDelivered = true
             defer { state.continuation = nil }
             return state.continuation
         }
+        if holds { record?.reached(.firstByte) }
         guard let waiting else { return }
+        deliver(head, to: waiting, withheld: withheld)
+    }
+
+    private func deliver(_ head: NetworkResponseHead, to waiting: CheckedContinuation<NetworkStreamResponse, any Error>, withheld: Bool = false) {
         var delivered = body.body()
         delivered.isWithheld = withheld
         waiting.resume(returning: NetworkStreamResponse(response: head, body: delivered, originalRequest: request))
+    }
+
+    /// Hands a held-back head to the caller (the body ended, failed, or grew past the limit).
+    private func releaseHead() {
+        let held = state.withLock { state -> (NetworkResponseHead, CheckedContinuation<NetworkStreamResponse, any Error>?)? in
+            guard let head = state.heldHead, !state.headDelivered else { return nil }
+            state.heldHead = nil
+            state.headDelivered = true
+            defer { state.continuation = nil }
+            return (head, state.continuation)
+        }
+        if case let (head, waiting?)? = held { deliver(head, to: waiting) }
     }
 
     /// Body bytes arrived: checked against the decompression limit and handed to the channel.
@@ -113,11 +151,20 @@ final class TaskBridge: Sendable {
             return limits.decompressionLimitExceeded(decoded: compressed.decoded, declaredCompressedLength: compressed.declaredLength)
         }
         if let limit {
+            releaseHead()
             body.finish(NetworkError.transport(.responseBodyLimitExceeded(limit)))
             stop()
         } else if let error = body.yield(data) {
+            releaseHead()
             body.finish(error)
             stop()
+        } else if holdsHead {
+            let passedLimit = state.withLock { state -> Bool in
+                guard state.heldHead != nil else { return false }
+                state.heldBytes += data.count
+                return state.heldBytes > Self.heldBodyLimit
+            }
+            if passedLimit { releaseHead() }
         }
     }
 
@@ -135,7 +182,7 @@ final class TaskBridge: Sendable {
         let waiting = state.withLock { state -> CheckedContinuation<NetworkStreamResponse, any Error>?? in
             state.urlSessionCompleted = true
             state.task = nil
-            guard !state.headDelivered else { return .none }
+            guard !state.headDelivered, state.heldHead == nil else { return .none }
             state.headDelivered = true
             defer { state.continuation = nil }
             return .some(state.continuation)
@@ -143,7 +190,9 @@ final class TaskBridge: Sendable {
         let failure = error.map { URLErrorMapping.networkError(for: $0, request: request) }
         switch waiting {
         case .none:
+            // The body's end first, so that a held-back head brings the whole body with it.
             body.finish(failure)
+            releaseHead()
         case .some(let continuation):
             continuation?.resume(throwing: failure ?? NetworkError.transport(.connectionLost("no response from \(request.redactedURL)")))
         }

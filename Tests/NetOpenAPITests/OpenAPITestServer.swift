@@ -33,6 +33,8 @@ final class OpenAPIServerState: Sendable {
         var flaky: [String: Int] = [:]
         var heldStreams: [String: CheckedContinuation<Void, Never>] = [:]
         var releasedStreams: Set<String> = []
+        /// Event streams that have begun: they send their first event, then nothing until released.
+        var startedStreams: Set<String> = []
         var validTokens: Set<String> = []
         var produced: [String: Int64] = [:]
         var released: Set<String> = []
@@ -57,8 +59,15 @@ final class OpenAPIServerState: Sendable {
         }
     }
 
-    /// Whether the event stream `key` has sent its first event and waits for ``release(_:)``.
-    func isHolding(_ key: String) -> Bool { values.withLock { $0.heldStreams[key] != nil } }
+    /// Whether the event stream `key` has begun and is not released: it sends nothing past its
+    /// first event until ``release(_:)``. Marked before that event is written, so a client that
+    /// reads it at once does not find the stream between its first event and its wait.
+    func isHolding(_ key: String) -> Bool {
+        values.withLock { $0.startedStreams.contains(key) && !$0.releasedStreams.contains(key) }
+    }
+
+    /// Notes that the event stream `key` has begun (see ``isHolding(_:)``).
+    func start(stream key: String) { _ = values.withLock { $0.startedStreams.insert(key) } }
 
     /// Lets the event stream `key` send the rest.
     func release(_ key: String) {
@@ -163,6 +172,7 @@ struct OpenAPITestAPI: APIProtocol {
     func streamEvents(_ input: Operations.StreamEvents.Input) async throws -> Operations.StreamEvents.Output {
         let (key, count, state) = (input.query.key, input.query.count, self.state)
         let lines = AsyncStream<ArraySlice<UInt8>> { continuation in
+            state.start(stream: key)
             let task = Task {
                 for sequence in 0..<count {
                     if sequence == 1 { await state.hold(key) }

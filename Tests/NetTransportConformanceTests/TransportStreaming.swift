@@ -47,6 +47,27 @@ enum TransportStreaming {
             #expect(received == 200_000 && intact)
             #expect(FaultServer.shared.events(key) == ["sent-first", "finished"])
         },
+        Check(name: "a request read whole into memory gets its head once 64 KiB of body came, while the server holds back the rest") { make in
+            // URLSessionTransport holds a data call's head back for up to 64 KiB of body (one
+            // hand-off for a small body); past that the head must go, or a large body would wait
+            // whole in the transport before the in-memory limit could see it.
+            let key = UUID().uuidString
+            var request = try NetworkRequest(url: url("/hold?key=\(key)&first=100000&size=200000"))
+            request.collectsBodyInMemory = true
+            let watchdog = Task {
+                try? await Task.sleep(for: hang)
+                FaultServer.shared.release(key)  // reached only if the head waited for the whole body
+            }
+            let transport = make()  // kept to the end: an AsyncHTTPClientTransport shuts its client down when dropped
+            let response = try await transport.exchange(request, progress: nil)
+            let eventsAtHead = FaultServer.shared.events(key)
+            watchdog.cancel()
+            #expect(eventsAtHead == ["sent-first"], "the head came only after the server was released")
+            FaultServer.shared.release(key)
+            let body = try await response.body.collect()
+            #expect(body.count == 200_000 && isPattern(body, at: 0))
+            withExtendedLifetime(transport) {}
+        },
         Check(name: "cancelling the task reading the body closes the connection") { make in
             let key = UUID().uuidString
             let client = NetworkClient(transport: make())
