@@ -64,7 +64,7 @@ public final class URLSessionTransport: Transport {
     }
 
     /// Sends `request` and returns as soon as its response head arrives; for a call that reads the
-    /// body whole into memory (`requestData`), once the body has ended or 64 KiB of it came, so a
+    /// body whole into memory (`requestData`), once the body has ended or passed 64 KiB, so a
     /// small body reaches the caller with its head in one hand-off.
     ///
     /// The body then arrives whether or not it is being read (libcurl cannot pause): up to 1 MiB
