@@ -147,10 +147,9 @@ public struct NetworkResponseBody: AsyncSequence, Sendable {
                     chunk = try await reader.next()
                     if chunk == nil { try Task.checkCancellation() }
                 case .ended:
-                    chunk = nil
+                    return nil
                 }
                 guard let chunk else {
-                    if case .ended = source { return nil }
                     try framing?.checkEnd(after: received)
                     end()
                     return nil

@@ -21,15 +21,19 @@ struct ClockReading: Sendable {
     /// Reads `clock` now.
     init(_ clock: any Clock<Duration>) {
         if let continuous = clock as? ContinuousClock {
-            start = .continuous(continuous.now)
+            self.init(continuous)
         } else {
-            start = .other(Self.reading(clock))
+            self.init(start: .other(Self.reading(clock)))
         }
     }
 
     /// Reads `clock` now, for a caller that already knows it is the continuous clock.
     init(_ clock: ContinuousClock) {
-        start = .continuous(clock.now)
+        self.init(start: .continuous(clock.now))
+    }
+
+    private init(start: Start) {
+        self.start = start
     }
 
     /// How long ago the reading was taken.
