@@ -11,9 +11,9 @@ import NIOHTTPCompression
 /// that should not be held back by URLSession.
 ///
 /// One exchange per call, as every transport: bodies from memory, files and streams are streamed
-/// (never a whole file in memory); the response body is AsyncHTTPClient's own stream, read from
-/// the socket only as it is consumed (SwiftNIO's backpressure keeps at most a few chunks
-/// buffered), so a slow reader slows the server down instead of growing memory. Upload progress,
+/// (never a whole file in memory); the response body is read from the socket only as it is
+/// consumed: once 256 KiB wait unread, AsyncHTTPClient stops reading until the reader has caught
+/// up, so a slow reader slows the server down instead of growing memory. Upload progress,
 /// task cancellation, gzip/deflate decoded within ``Configuration/responseLimits``, and the same
 /// typed ``NetworkError``s. Redirects, deadlines and retries are the pipeline's.
 ///
@@ -66,12 +66,14 @@ public final class AsyncHTTPClientTransport: Transport {
         // A relay makes the connection, through the proxy if any: AsyncHTTPClient connects directly to it.
         let client = try clients.client(for: relay == nil ? proxy : nil)
         let failuresBefore = relay?.failures.count ?? 0
-        let response: HTTPClientResponse
+        let record = ExchangeMetricsRecorder.current
+        let exchange: ExchangeDelegate
+        let head: HTTPResponseHead
         do {
             do {
-                response = try await execute(request, on: client, via: relay, progress: progress)
+                (exchange, head) = try await execute(request, on: client, via: relay, progress: progress, record: record)
             } catch where ErrorMapping.isStaleConnection(error) && request.httpMethod.isIdempotent {
-                response = try await execute(request, on: client, via: relay, progress: progress)
+                (exchange, head) = try await execute(request, on: client, via: relay, progress: progress, record: record)
             }
         } catch {
             // What the relay saw (a pin mismatch, a refused certificate) says more than the
@@ -80,30 +82,42 @@ public final class AsyncHTTPClientTransport: Transport {
             throw ErrorMapping.networkError(for: error, request: request, limits: limits, proxy: proxy)
         }
         var headers = NetworkHeaders()
-        headers.reserveCapacity(response.headers.count)
-        for (name, value) in response.headers { try? headers.add(name: name, value: value) }
-        let head = NetworkResponseHead(statusCode: HTTPCode(Int(response.status.code)), headers: headers, url: request.url)
-        let chunks = ResponseChunks(body: response.body, request: request, limits: limits)
-        return NetworkStreamResponse(response: head, body: NetworkResponseBody(chunks), originalRequest: request)
+        headers.reserveCapacity(head.headers.count)
+        for (name, value) in head.headers { try? headers.add(name: name, value: value) }
+        let responseHead = NetworkResponseHead(statusCode: HTTPCode(Int(head.status.code)), headers: headers, url: request.url)
+        let chunks = ResponseChunks(exchange: exchange, request: request, limits: limits)
+        return NetworkStreamResponse(response: responseHead, body: NetworkResponseBody(chunks) { exchange.readerDone() },
+                                     originalRequest: request)
     }
 
     /// The response limits from ``Configuration/responseLimits``.
     public var responseLimits: ResponseLimits { configuration.responseLimits }
 
+    /// Starts the request and waits for its head; cancelling the task cancels the request.
     private func execute(_ request: NetworkRequest, on client: HTTPClient, via relay: OriginRelay?,
-                         progress: TransportProgressHandler?) async throws -> HTTPClientResponse {
-        var outgoing = HTTPClientRequest(url: request.url.absoluteString)
-        outgoing.method = HTTPMethod(rawValue: request.httpMethod.rawValue)
-        outgoing.headers.reserveCapacity(request.headers.count + 1)
-        for header in request.headers { outgoing.headers.add(name: header.name, value: header.value) }
+                         progress: TransportProgressHandler?, record: ExchangeMetricsRecorder?) async throws -> (ExchangeDelegate, HTTPResponseHead) {
+        var url = request.url
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(request.headers.count + 1)
+        for header in request.headers { headers.add(name: header.name, value: header.value) }
         if let relay {
             // Plain HTTP to the relay's socket, which holds the pinned TLS connection.
-            outgoing.url = URL(httpURLWithSocketPath: relay.socketPath, uri: Self.target(of: request.url))?.absoluteString ?? outgoing.url
-            if !outgoing.headers.contains(name: "Host") { outgoing.headers.add(name: "Host", value: Self.authority(of: request.url)) }
+            url = URL(httpURLWithSocketPath: relay.socketPath, uri: Self.target(of: request.url)) ?? url
+            if !headers.contains(name: "Host") { headers.add(name: "Host", value: Self.authority(of: request.url)) }
         }
-        outgoing.body = try UploadChunks.body(for: request.body, progress: progress)
-        // The pipeline's deadline cancels the call; AsyncHTTPClient's own would end at the head.
-        return try await client.execute(outgoing, deadline: .distantFuture)
+        let upload = try UploadChunks.body(for: request.body, progress: progress, record: record)
+        let exchange = ExchangeDelegate(record: record, sentWhole: upload.sentWhole)
+        let body = upload.body(feeding: exchange, on: client.eventLoopGroup.any())
+        let outgoing = try HTTPClient.Request(url: url, method: HTTPMethod(rawValue: request.httpMethod.rawValue), headers: headers, body: body)
+        // No deadline: the pipeline's cancels the request (AsyncHTTPClient's would cost two
+        // hand-offs to the event loop per request, and end at the head).
+        exchange.attach(client.execute(request: outgoing, delegate: exchange, eventLoop: .indifferent, deadline: nil))
+        let head = try await withTaskCancellationHandler {
+            try await exchange.head()
+        } onCancel: {
+            exchange.cancel()
+        }
+        return (exchange, head)
     }
 
     /// The request target: the percent-encoded path (`/` when empty) and query, as sent.
@@ -134,12 +148,12 @@ public final class AsyncHTTPClientTransport: Transport {
 struct ResponseChunks: AsyncSequence, Sendable {
     typealias Element = Data
     typealias Failure = any Error
-    let body: HTTPClientResponse.Body
+    let exchange: ExchangeDelegate
     let request: NetworkRequest
     let limits: ResponseLimits
 
     func makeAsyncIterator() -> Iterator {
-        Iterator(base: body.makeAsyncIterator(), request: request, limits: limits)
+        Iterator(exchange: exchange, request: request, limits: limits)
     }
 
     /// The chunk's bytes as `Data`, without copying them when the chunk is large: the `Data` holds
@@ -158,13 +172,13 @@ struct ResponseChunks: AsyncSequence, Sendable {
     }
 
     struct Iterator: AsyncIteratorProtocol {
-        var base: HTTPClientResponse.Body.AsyncIterator
+        let exchange: ExchangeDelegate
         let request: NetworkRequest
         let limits: ResponseLimits
 
         mutating func next() async throws -> Data? {
             do {
-                guard let buffer = try await base.next() else { return nil }
+                guard let buffer = try await exchange.nextPart() else { return nil }
                 return ResponseChunks.data(sharing: buffer)
             } catch {
                 throw ErrorMapping.networkError(for: error, request: request, limits: limits)

@@ -20,25 +20,75 @@ struct UploadChunks: AsyncSequence, Sendable {
     let length: Int64?
     let progress: TransportProgressHandler?
     /// Where the bytes handed over and the end of the body are noted, in a session call.
-    var record: ExchangeMetricsRecorder? = ExchangeMetricsRecorder.current
+    let record: ExchangeMetricsRecorder?
     // 256 KiB: fewer hand-overs to the event loop per megabyte (64 KiB cost ~15 % on a 100 MB upload).
     static let chunkSize = 256 * 1024
 
-    /// The AsyncHTTPClient body for `body`, or `nil` for none.
-    static func body(for body: NetworkRequestBody, progress: TransportProgressHandler?) throws -> HTTPClientRequest.Body? {
+    /// How `body` goes to AsyncHTTPClient: nothing, one buffer (a body in memory no larger than
+    /// one chunk), or chunks pulled by a task as the connection takes them.
+    static func body(for body: NetworkRequestBody, progress: TransportProgressHandler?,
+                     record: ExchangeMetricsRecorder?) throws -> Upload {
         let chunks: UploadChunks
         switch body {
         case .none:
-            return nil
+            return Upload(source: .none, sentWhole: nil)
+        case .data(let data) where data.count <= chunkSize:
+            let count = Int64(data.count)
+            let report: @Sendable () -> Void = {
+                if count > 0 {
+                    record?.sentRequestBody(bytes: count)
+                    progress?(NetworkProgress(direction: .upload, completedBytes: count, expectedBytes: count))
+                }
+                record?.reached(.requestSent)
+            }
+            let sentWhole = progress == nil && record == nil ? nil : report
+            return Upload(source: .whole(ByteBuffer(bytes: data)), sentWhole: sentWhole)
         case .data(let data):
-            chunks = UploadChunks(source: .data(data), length: Int64(data.count), progress: progress)
+            chunks = UploadChunks(source: .data(data), length: Int64(data.count), progress: progress, record: record)
         case .file(let url):
-            chunks = UploadChunks(source: .file(url), length: try body.contentLength(), progress: progress)
+            chunks = UploadChunks(source: .file(url), length: try body.contentLength(), progress: progress, record: record)
         case .stream(let stream):
-            chunks = UploadChunks(source: .stream(stream), length: stream.length, progress: progress)
+            chunks = UploadChunks(source: .stream(stream), length: stream.length, progress: progress, record: record)
         }
-        // A stream is made anew for each send, so a 307/308 can send it again.
-        return .stream(chunks, length: chunks.length.map { .known($0) } ?? .unknown)
+        return Upload(source: .chunks(chunks), sentWhole: nil)
+    }
+
+    /// A request body on its way to AsyncHTTPClient.
+    struct Upload {
+        enum Source {
+            case none
+            case whole(ByteBuffer)
+            case chunks(UploadChunks)
+        }
+
+        let source: Source
+        /// Reports a body sent whole once it is written (a chunked body reports as it is pulled).
+        let sentWhole: (@Sendable () -> Void)?
+
+        /// The body for one request: a stream is made anew for each send, so a 307/308 or a
+        /// second try on a fresh connection sends it again. The task pulling the chunks stops
+        /// when `exchange` ends.
+        func body(feeding exchange: ExchangeDelegate, on eventLoop: any EventLoop) -> HTTPClient.Body? {
+            switch source {
+            case .none:
+                return nil
+            case .whole(let buffer):
+                return .byteBuffer(buffer)
+            case .chunks(let chunks):
+                return .stream(contentLength: chunks.length) { writer in
+                    let written = eventLoop.makePromise(of: Void.self)
+                    exchange.attach(upload: Task {
+                        do {
+                            for try await chunk in chunks { try await writer.write(.byteBuffer(chunk)).get() }
+                            written.succeed(())
+                        } catch {
+                            written.fail(error)
+                        }
+                    })
+                    return written.futureResult
+                }
+            }
+        }
     }
 
     func makeAsyncIterator() -> Iterator {

@@ -1,0 +1,293 @@
+#if AsyncHTTPClient  // the package trait: without it this file compiles to nothing
+import AsyncHTTPClient
+import NetCore
+import NetTransport
+import NIOCore
+import NIOHTTP1
+
+/// One exchange on AsyncHTTPClient's delegate API: the response head for the caller awaiting it,
+/// then the body's parts for the task reading them.
+///
+/// The delegate API, not `execute(_:deadline:)`, because the async API schedules a deadline task
+/// on an event loop for every request and cancels it when the head arrives: two hand-offs to the
+/// event loop from Swift's pool, and when the loop has gone back to sleep in between, two
+/// wake-ups of its thread. Measured at 64 requests in flight, that was most of the context
+/// switches Net added to AsyncHTTPClient's own (Docs/Benchmarks.md). The pipeline's deadline
+/// cancels the exchange instead (``cancel()``).
+///
+/// The head is handed over at the end of the event loop's turn that read it, so a small body that
+/// came in the same read reaches the caller with its head, in one hand-off; a body still coming
+/// does not hold the head back. A reader waiting for the body is woken the same way, once per
+/// turn with every part read in it, not once per part. Reads pause while ``pauseAt`` bytes wait
+/// unread and go on once the reader has taken all but ``resumeBelow`` of them: a slow reader
+/// slows the server down.
+final class ExchangeDelegate: HTTPClientResponseDelegate {
+    typealias Response = Void
+
+    /// Unread bytes at which reading from the connection pauses: 256 KiB.
+    static let pauseAt = 256 << 10
+    /// Unread bytes below which a paused connection is read again: 64 KiB.
+    static let resumeBelow = 64 << 10
+
+    private struct State: Sendable {
+        var task: HTTPClient.Task<Void>?
+        var head: HTTPResponseHead?
+        var headReleased = false
+        var headWaiter: CheckedContinuation<HTTPResponseHead, any Error>?
+        var parts: [ByteBuffer] = []
+        var nextPart = 0
+        var unread = 0
+        /// Completed when the reader has caught up: AsyncHTTPClient reads on only then.
+        var paused: EventLoopPromise<Void>?
+        var bodyWaiter: CheckedContinuation<ByteBuffer?, any Error>?
+        /// A wake-up of the waiting reader is on the event loop's queue.
+        var wakeScheduled = false
+        /// How AsyncHTTPClient ended the exchange: finished, or failed.
+        var end: Result<Void, any Error>?
+        /// The caller gave up: was cancelled, or dropped the body.
+        var cancelled = false
+        /// The task feeding a streamed request body, stopped when the exchange ends.
+        var upload: Task<Void, Never>?
+    }
+
+    private let state = Locked(State())
+    /// Told of the request's last byte (a body sent whole) and of the head's arrival.
+    private let sentWhole: (@Sendable () -> Void)?
+    private let record: ExchangeMetricsRecorder?
+
+    /// `sentWhole` runs when a request body handed over in one piece has been written.
+    init(record: ExchangeMetricsRecorder?, sentWhole: (@Sendable () -> Void)?) {
+        self.record = record
+        self.sentWhole = sentWhole
+    }
+
+    /// Keeps the request's task, to cancel it; cancels it at once if the caller gave up already.
+    func attach(_ task: HTTPClient.Task<Void>) {
+        let cancelNow = state.withLock { state -> Bool in
+            state.task = task
+            return state.cancelled && state.end == nil
+        }
+        if cancelNow { task.cancel() }
+    }
+
+    /// Keeps the task feeding the request body, to stop it when the exchange ends.
+    func attach(upload: Task<Void, Never>) {
+        let stopNow = state.withLock { state -> Bool in
+            state.upload = upload
+            return state.cancelled || state.end != nil
+        }
+        if stopNow { upload.cancel() }
+    }
+
+    /// The response head, once it has been handed over; AsyncHTTPClient's error if none came.
+    func head() async throws -> HTTPResponseHead {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponseHead, any Error>) in
+            let outcome = state.withLock { state -> Result<HTTPResponseHead, any Error>? in
+                if state.cancelled { return .failure(CancellationError()) }
+                if let head = state.head, state.headReleased { return .success(head) }
+                if case .failure(let error) = state.end, state.head == nil { return .failure(error) }
+                state.headWaiter = continuation
+                return nil
+            }
+            if let outcome { continuation.resume(with: outcome) }
+        }
+    }
+
+    /// The next part of the body in arrival order, `nil` at its end; cancelling the reading task
+    /// cancels the exchange.
+    func nextPart() async throws -> ByteBuffer? {
+        if Task.isCancelled {
+            cancel()
+            throw CancellationError()
+        }
+        // Most parts are waiting already: taken without a continuation.
+        let (taken, resume) = state.withLock { state in Self.take(&state) }
+        resume?.succeed(())
+        if let taken { return try taken.get() }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ByteBuffer?, any Error>) in
+                let (taken, resume) = state.withLock { state -> (Result<ByteBuffer?, any Error>?, EventLoopPromise<Void>?) in
+                    let (taken, resume) = Self.take(&state)
+                    if taken == nil {
+                        if state.bodyWaiter != nil {
+                            return (.failure(NetworkError.transport(.other("a response body was read by two tasks at once; read it from one"))), resume)
+                        }
+                        state.bodyWaiter = continuation
+                    }
+                    return (taken, resume)
+                }
+                resume?.succeed(())
+                if let taken { continuation.resume(with: taken) }
+            }
+        } onCancel: {
+            cancel()
+        }
+    }
+
+    /// A waiting part, the end, or `nil` to wait; with the paused read to resume, if any.
+    private static func take(_ state: inout State) -> (Result<ByteBuffer?, any Error>?, EventLoopPromise<Void>?) {
+        if state.cancelled { return (.failure(CancellationError()), nil) }
+        guard state.nextPart == state.parts.count else {
+            let part = state.parts[state.nextPart]
+            state.nextPart += 1
+            state.unread -= part.readableBytes
+            if state.nextPart == state.parts.count {
+                state.parts.removeAll(keepingCapacity: true)
+                state.nextPart = 0
+            }
+            var resume: EventLoopPromise<Void>?
+            if state.unread < resumeBelow { swap(&resume, &state.paused) }
+            return (.success(part), resume)
+        }
+        switch state.end {
+        case .success: return (.success(nil), nil)
+        case .failure(let error): return (.failure(error), nil)
+        case nil: return (nil, nil)
+        }
+    }
+
+    /// The caller gave up (cancelled, or dropped the body): the request is cancelled, which closes
+    /// its connection, and whoever waits gets `CancellationError`.
+    func cancel() {
+        let pending = state.withLock { state -> Pending? in
+            guard !state.cancelled else { return nil }
+            state.cancelled = true
+            state.parts = []
+            state.nextPart = 0
+            state.unread = 0
+            var pending = Pending(taking: &state)
+            pending.task = state.end == nil ? state.task : nil
+            if let waiter = state.headWaiter { pending.head = (waiter, .failure(CancellationError())) }
+            if let waiter = state.bodyWaiter { pending.body = (waiter, .failure(CancellationError())) }
+            state.headWaiter = nil
+            state.bodyWaiter = nil
+            return pending
+        }
+        pending?.resume()
+    }
+
+    /// The body's reader is done with it: read to its end, failed, or dropped unread.
+    func readerDone() {
+        let unfinished = state.withLock { $0.end == nil && !$0.cancelled }
+        if unfinished { cancel() }
+    }
+
+    /// What to resume when the exchange ends, taken from the state to be resumed outside its lock.
+    private struct Pending {
+        var task: HTTPClient.Task<Void>?
+        var head: (CheckedContinuation<HTTPResponseHead, any Error>, Result<HTTPResponseHead, any Error>)?
+        var body: (CheckedContinuation<ByteBuffer?, any Error>, Result<ByteBuffer?, any Error>)?
+        let paused: EventLoopPromise<Void>?
+        let upload: Task<Void, Never>?
+
+        /// Takes the paused read and the upload, both over once the exchange is.
+        init(taking state: inout State) {
+            paused = state.paused
+            upload = state.upload
+            state.paused = nil
+            state.upload = nil
+            state.headReleased = true
+        }
+
+        func resume() {
+            task?.cancel()
+            paused?.succeed(())
+            upload?.cancel()
+            if let (waiter, outcome) = head { waiter.resume(with: outcome) }
+            if let (waiter, outcome) = body { waiter.resume(with: outcome) }
+        }
+    }
+
+    // MARK: AsyncHTTPClient's callbacks, on the request's event loop
+
+    func didSendRequest(task: HTTPClient.Task<Void>) {
+        sentWhole?()
+    }
+
+    func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        record?.reached(.firstByte)
+        state.withLock { $0.head = head }
+        // After the parts read with the head in this turn, so that a small body comes with it.
+        task.eventLoop.execute { self.releaseHead() }
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    private func releaseHead() {
+        let (waiter, head) = state.withLock { state -> (CheckedContinuation<HTTPResponseHead, any Error>?, HTTPResponseHead?) in
+            guard !state.headReleased, let head = state.head else { return (nil, nil) }
+            state.headReleased = true
+            defer { state.headWaiter = nil }
+            return (state.headWaiter, head)
+        }
+        if let waiter, let head { waiter.resume(returning: head) }
+    }
+
+    func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+        let (wake, pause) = state.withLock { state -> (Bool, EventLoopPromise<Void>?) in
+            guard !state.cancelled, buffer.readableBytes > 0 else { return (false, nil) }
+            state.parts.append(buffer)
+            state.unread += buffer.readableBytes
+            // A waiting reader is woken once per turn of the loop, with every part read in it.
+            let wake = state.bodyWaiter != nil && !state.wakeScheduled
+            if wake { state.wakeScheduled = true }
+            guard state.unread >= Self.pauseAt else { return (wake, nil) }
+            let promise = task.eventLoop.makePromise(of: Void.self)
+            state.paused = promise
+            return (wake, promise)
+        }
+        if wake { task.eventLoop.execute { self.wakeReader() } }
+        if let pause {
+            releaseHead()  // the reader must be able to start, or it would never resume the read
+            return pause.futureResult
+        }
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    private func wakeReader() {
+        let (waiter, taken, resume) = state.withLock { state -> (CheckedContinuation<ByteBuffer?, any Error>?, Result<ByteBuffer?, any Error>?, EventLoopPromise<Void>?) in
+            state.wakeScheduled = false
+            guard let waiter = state.bodyWaiter else { return (nil, nil, nil) }
+            let (taken, resume) = Self.take(&state)
+            guard let taken else { return (nil, nil, resume) }
+            state.bodyWaiter = nil
+            return (waiter, taken, resume)
+        }
+        resume?.succeed(())
+        if let waiter, let taken { waiter.resume(with: taken) }
+    }
+
+    func didFinishRequest(task: HTTPClient.Task<Void>) throws {
+        end(.success(()))
+    }
+
+    func didReceiveError(task: HTTPClient.Task<Void>, _ error: any Error) {
+        end(.failure(error))
+    }
+
+    /// AsyncHTTPClient is done: the head goes to its waiter (or the error, if no head came), and a
+    /// waiting reader gets the next part, or the end.
+    private func end(_ result: Result<Void, any Error>) {
+        let pending = state.withLock { state -> Pending? in
+            guard state.end == nil else { return nil }
+            state.end = result
+            var pending = Pending(taking: &state)
+            if let waiter = state.headWaiter {
+                switch (state.head, result) {
+                case (let head?, _): pending.head = (waiter, .success(head))
+                case (nil, .failure(let error)): pending.head = (waiter, .failure(error))
+                case (nil, .success):
+                    pending.head = (waiter, .failure(NetworkError.transport(.connectionLost("the exchange ended without a response head"))))
+                }
+                state.headWaiter = nil
+            }
+            if let waiter = state.bodyWaiter {
+                // With the end set, taking always gives a part or the end.
+                pending.body = (waiter, Self.take(&state).0 ?? .success(nil))
+                state.bodyWaiter = nil
+            }
+            return pending
+        }
+        pending?.resume()
+    }
+}
+#endif
