@@ -107,7 +107,7 @@ public final class AsyncHTTPClientTransport: Transport {
         }
         let upload = try UploadChunks.body(for: request.body, progress: progress, record: record)
         let exchange = ExchangeDelegate(record: record, sentWhole: upload.sentWhole)
-        let body = upload.body(feeding: exchange, on: client.eventLoopGroup.any())
+        let body = upload.body(feeding: exchange, on: client.eventLoopGroup)
         let outgoing = try HTTPClient.Request(url: url, method: HTTPMethod(rawValue: request.httpMethod.rawValue), headers: headers, body: body)
         // No deadline: the pipeline's cancels the request (AsyncHTTPClient's would cost two
         // hand-offs to the event loop per request, and end at the head).

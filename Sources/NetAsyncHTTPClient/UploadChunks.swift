@@ -68,7 +68,7 @@ struct UploadChunks: AsyncSequence, Sendable {
         /// The body for one request: a stream is made anew for each send, so a 307/308 or a
         /// second try on a fresh connection sends it again. The task pulling the chunks stops
         /// when `exchange` ends.
-        func body(feeding exchange: ExchangeDelegate, on eventLoop: any EventLoop) -> HTTPClient.Body? {
+        func body(feeding exchange: ExchangeDelegate, on group: any EventLoopGroup) -> HTTPClient.Body? {
             switch source {
             case .none:
                 return nil
@@ -76,7 +76,7 @@ struct UploadChunks: AsyncSequence, Sendable {
                 return .byteBuffer(buffer)
             case .chunks(let chunks):
                 return .stream(contentLength: chunks.length) { writer in
-                    let written = eventLoop.makePromise(of: Void.self)
+                    let written = group.any().makePromise(of: Void.self)
                     exchange.attach(upload: Task {
                         do {
                             for try await chunk in chunks { try await writer.write(.byteBuffer(chunk)).get() }
