@@ -67,13 +67,12 @@ public final class AsyncHTTPClientTransport: Transport {
         let client = try clients.client(for: relay == nil ? proxy : nil)
         let failuresBefore = relay?.failures.count ?? 0
         let record = ExchangeMetricsRecorder.current
-        let exchange: ExchangeDelegate
-        let head: HTTPResponseHead
+        let started: (status: HTTPResponseStatus, headers: HTTPHeaders, source: ResponseChunks.Source)
         do {
             do {
-                (exchange, head) = try await execute(request, on: client, via: relay, progress: progress, record: record)
+                started = try await execute(request, on: client, via: relay, progress: progress, record: record)
             } catch where ErrorMapping.isStaleConnection(error) && request.httpMethod.isIdempotent {
-                (exchange, head) = try await execute(request, on: client, via: relay, progress: progress, record: record)
+                started = try await execute(request, on: client, via: relay, progress: progress, record: record)
             }
         } catch {
             // What the relay saw (a pin mismatch, a refused certificate) says more than the
@@ -82,20 +81,31 @@ public final class AsyncHTTPClientTransport: Transport {
             throw ErrorMapping.networkError(for: error, request: request, limits: limits, proxy: proxy)
         }
         var headers = NetworkHeaders()
-        headers.reserveCapacity(head.headers.count)
-        for (name, value) in head.headers { try? headers.add(name: name, value: value) }
-        let responseHead = NetworkResponseHead(statusCode: HTTPCode(Int(head.status.code)), headers: headers, url: request.url)
-        let chunks = ResponseChunks(exchange: exchange, request: request, limits: limits)
-        return NetworkStreamResponse(response: responseHead, body: NetworkResponseBody(chunks) { exchange.readerDone() },
-                                     originalRequest: request)
+        headers.reserveCapacity(started.headers.count)
+        for (name, value) in started.headers { try? headers.add(name: name, value: value) }
+        let head = NetworkResponseHead(statusCode: HTTPCode(Int(started.status.code)), headers: headers, url: request.url)
+        let chunks = ResponseChunks(source: started.source, request: request, limits: limits)
+        let body: NetworkResponseBody
+        if case .exchange(let exchange) = started.source {
+            body = NetworkResponseBody(chunks) { exchange.readerDone() }
+        } else {
+            body = NetworkResponseBody(chunks)  // AsyncHTTPClient's own body cancels when dropped
+        }
+        return NetworkStreamResponse(response: head, body: body, originalRequest: request)
     }
 
     /// The response limits from ``Configuration/responseLimits``.
     public var responseLimits: ResponseLimits { configuration.responseLimits }
 
     /// Starts the request and waits for its head; cancelling the task cancels the request.
+    ///
+    /// A request with no body or a body sent whole goes through ``ExchangeDelegate`` (no
+    /// per-request deadline task on an event loop). A body pulled in chunks goes through
+    /// AsyncHTTPClient's async API, whose response can end while the upload goes on and whose
+    /// upload stops when the request is cancelled or the server answers early.
     private func execute(_ request: NetworkRequest, on client: HTTPClient, via relay: OriginRelay?,
-                         progress: TransportProgressHandler?, record: ExchangeMetricsRecorder?) async throws -> (ExchangeDelegate, HTTPResponseHead) {
+                         progress: TransportProgressHandler?, record: ExchangeMetricsRecorder?)
+    async throws -> (status: HTTPResponseStatus, headers: HTTPHeaders, source: ResponseChunks.Source) {
         var url = request.url
         var headers = HTTPHeaders()
         headers.reserveCapacity(request.headers.count + 1)
@@ -106,9 +116,18 @@ public final class AsyncHTTPClientTransport: Transport {
             if !headers.contains(name: "Host") { headers.add(name: "Host", value: Self.authority(of: request.url)) }
         }
         let upload = try UploadChunks.body(for: request.body, progress: progress, record: record)
+        if let streamed = upload.streamed {
+            var outgoing = HTTPClientRequest(url: url.absoluteString)
+            outgoing.method = HTTPMethod(rawValue: request.httpMethod.rawValue)
+            outgoing.headers = headers
+            outgoing.body = streamed
+            // The pipeline's deadline cancels the call; AsyncHTTPClient's own would end at the head.
+            let response = try await client.execute(outgoing, deadline: .distantFuture)
+            return (response.status, response.headers, .body(response.body))
+        }
         let exchange = ExchangeDelegate(record: record, sentWhole: upload.sentWhole)
-        let body = upload.body(feeding: exchange, on: client.eventLoopGroup)
-        let outgoing = try HTTPClient.Request(url: url, method: HTTPMethod(rawValue: request.httpMethod.rawValue), headers: headers, body: body)
+        let outgoing = try HTTPClient.Request(url: url, method: HTTPMethod(rawValue: request.httpMethod.rawValue),
+                                              headers: headers, body: upload.whole)
         // No deadline: the pipeline's cancels the request (AsyncHTTPClient's would cost two
         // hand-offs to the event loop per request, and end at the head).
         exchange.attach(client.execute(request: outgoing, delegate: exchange, eventLoop: .indifferent, deadline: nil))
@@ -117,7 +136,7 @@ public final class AsyncHTTPClientTransport: Transport {
         } onCancel: {
             exchange.cancel()
         }
-        return (exchange, head)
+        return (head.status, head.headers, .exchange(exchange))
     }
 
     /// The request target: the percent-encoded path (`/` when empty) and query, as sent.
@@ -148,12 +167,22 @@ public final class AsyncHTTPClientTransport: Transport {
 struct ResponseChunks: AsyncSequence, Sendable {
     typealias Element = Data
     typealias Failure = any Error
-    let exchange: ExchangeDelegate
+
+    /// Where the parts come from: the delegate's exchange, or AsyncHTTPClient's body stream.
+    enum Source: Sendable {
+        case exchange(ExchangeDelegate)
+        case body(HTTPClientResponse.Body)
+    }
+
+    let source: Source
     let request: NetworkRequest
     let limits: ResponseLimits
 
     func makeAsyncIterator() -> Iterator {
-        Iterator(exchange: exchange, request: request, limits: limits)
+        switch source {
+        case .exchange(let exchange): Iterator(parts: .exchange(exchange), request: request, limits: limits)
+        case .body(let body): Iterator(parts: .body(body.makeAsyncIterator()), request: request, limits: limits)
+        }
     }
 
     /// The chunk's bytes as `Data`, without copying them when the chunk is large: the `Data` holds
@@ -172,14 +201,26 @@ struct ResponseChunks: AsyncSequence, Sendable {
     }
 
     struct Iterator: AsyncIteratorProtocol {
-        let exchange: ExchangeDelegate
+        enum Parts {
+            case exchange(ExchangeDelegate)
+            case body(HTTPClientResponse.Body.AsyncIterator)
+        }
+
+        var parts: Parts
         let request: NetworkRequest
         let limits: ResponseLimits
 
         mutating func next() async throws -> Data? {
             do {
-                guard let buffer = try await exchange.nextPart() else { return nil }
-                return ResponseChunks.data(sharing: buffer)
+                let buffer: ByteBuffer?
+                switch parts {
+                case .exchange(let exchange):
+                    buffer = try await exchange.nextPart()
+                case .body(var iterator):
+                    buffer = try await iterator.next()
+                    parts = .body(iterator)
+                }
+                return buffer.map(ResponseChunks.data(sharing:))
             } catch {
                 throw ErrorMapping.networkError(for: error, request: request, limits: limits)
             }

@@ -8,6 +8,8 @@ import NIOHTTP1
 /// One exchange on AsyncHTTPClient's delegate API: the response head for the caller awaiting it,
 /// then the body's parts for the task reading them.
 ///
+/// For requests with no body or a body sent whole (a body pulled in chunks keeps AsyncHTTPClient's
+/// async API: the delegate API would end the response only once the upload had ended).
 /// The delegate API, not `execute(_:deadline:)`, because the async API schedules a deadline task
 /// on an event loop for every request and cancels it when the head arrives: two hand-offs to the
 /// event loop from Swift's pool, and when the loop has gone back to sleep in between, two
@@ -34,8 +36,8 @@ final class ExchangeDelegate: HTTPClientResponseDelegate {
         var head: HTTPResponseHead?
         var headReleased = false
         var headWaiter: CheckedContinuation<HTTPResponseHead, any Error>?
-        var parts: [ByteBuffer] = []
-        var nextPart = 0
+        /// Parts not yet taken; a taken part leaves at once, so that its bytes can be freed.
+        var parts = CircularBuffer<ByteBuffer>()
         var unread = 0
         /// Completed when the reader has caught up: AsyncHTTPClient reads on only then.
         var paused: EventLoopPromise<Void>?
@@ -46,8 +48,6 @@ final class ExchangeDelegate: HTTPClientResponseDelegate {
         var end: Result<Void, any Error>?
         /// The caller gave up: was cancelled, or dropped the body.
         var cancelled = false
-        /// The task feeding a streamed request body, stopped when the exchange ends.
-        var upload: Task<Void, Never>?
     }
 
     private let state = Locked(State())
@@ -68,15 +68,6 @@ final class ExchangeDelegate: HTTPClientResponseDelegate {
             return state.cancelled && state.end == nil
         }
         if cancelNow { task.cancel() }
-    }
-
-    /// Keeps the task feeding the request body, to stop it when the exchange ends.
-    func attach(upload: Task<Void, Never>) {
-        let stopNow = state.withLock { state -> Bool in
-            state.upload = upload
-            return state.cancelled || state.end != nil
-        }
-        if stopNow { upload.cancel() }
     }
 
     /// The response head, once it has been handed over; AsyncHTTPClient's error if none came.
@@ -127,14 +118,8 @@ final class ExchangeDelegate: HTTPClientResponseDelegate {
     /// A waiting part, the end, or `nil` to wait; with the paused read to resume, if any.
     private static func take(_ state: inout State) -> (Result<ByteBuffer?, any Error>?, EventLoopPromise<Void>?) {
         if state.cancelled { return (.failure(CancellationError()), nil) }
-        guard state.nextPart == state.parts.count else {
-            let part = state.parts[state.nextPart]
-            state.nextPart += 1
+        if let part = state.parts.popFirst() {
             state.unread -= part.readableBytes
-            if state.nextPart == state.parts.count {
-                state.parts.removeAll(keepingCapacity: true)
-                state.nextPart = 0
-            }
             var resume: EventLoopPromise<Void>?
             if state.unread < resumeBelow { swap(&resume, &state.paused) }
             return (.success(part), resume)
@@ -152,8 +137,7 @@ final class ExchangeDelegate: HTTPClientResponseDelegate {
         let pending = state.withLock { state -> Pending? in
             guard !state.cancelled else { return nil }
             state.cancelled = true
-            state.parts = []
-            state.nextPart = 0
+            state.parts.removeAll()
             state.unread = 0
             var pending = Pending(taking: &state)
             pending.task = state.end == nil ? state.task : nil
@@ -178,21 +162,17 @@ final class ExchangeDelegate: HTTPClientResponseDelegate {
         var head: (CheckedContinuation<HTTPResponseHead, any Error>, Result<HTTPResponseHead, any Error>)?
         var body: (CheckedContinuation<ByteBuffer?, any Error>, Result<ByteBuffer?, any Error>)?
         let paused: EventLoopPromise<Void>?
-        let upload: Task<Void, Never>?
 
-        /// Takes the paused read and the upload, both over once the exchange is.
+        /// Takes the paused read, over once the exchange is.
         init(taking state: inout State) {
             paused = state.paused
-            upload = state.upload
             state.paused = nil
-            state.upload = nil
             state.headReleased = true
         }
 
         func resume() {
             task?.cancel()
             paused?.succeed(())
-            upload?.cancel()
             if let (waiter, outcome) = head { waiter.resume(with: outcome) }
             if let (waiter, outcome) = body { waiter.resume(with: outcome) }
         }

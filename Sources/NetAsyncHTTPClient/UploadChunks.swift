@@ -65,29 +65,18 @@ struct UploadChunks: AsyncSequence, Sendable {
         /// Reports a body sent whole once it is written (a chunked body reports as it is pulled).
         let sentWhole: (@Sendable () -> Void)?
 
-        /// The body for one request: a stream is made anew for each send, so a 307/308 or a
-        /// second try on a fresh connection sends it again. The task pulling the chunks stops
-        /// when `exchange` ends.
-        func body(feeding exchange: ExchangeDelegate, on group: any EventLoopGroup) -> HTTPClient.Body? {
-            switch source {
-            case .none:
-                return nil
-            case .whole(let buffer):
-                return .byteBuffer(buffer)
-            case .chunks(let chunks):
-                return .stream(contentLength: chunks.length) { writer in
-                    let written = group.any().makePromise(of: Void.self)
-                    exchange.attach(upload: Task {
-                        do {
-                            for try await chunk in chunks { try await writer.write(.byteBuffer(chunk)).get() }
-                            written.succeed(())
-                        } catch {
-                            written.fail(error)
-                        }
-                    })
-                    return written.futureResult
-                }
-            }
+        /// The chunks of a body pulled as the connection takes them (AsyncHTTPClient's async API,
+        /// which ends the response as it arrives and stops pulling when the request ends); a
+        /// stream is made anew for each send, so a 307/308 or a second try sends it again.
+        var streamed: HTTPClientRequest.Body? {
+            guard case .chunks(let chunks) = source else { return nil }
+            return .stream(chunks, length: chunks.length.map { .known($0) } ?? .unknown)
+        }
+
+        /// The body of a request made through ``ExchangeDelegate``: none, or one buffer.
+        var whole: HTTPClient.Body? {
+            guard case .whole(let buffer) = source else { return nil }
+            return .byteBuffer(buffer)
         }
     }
 
