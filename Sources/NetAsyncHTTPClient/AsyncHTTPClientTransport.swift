@@ -12,8 +12,9 @@ import NIOHTTPCompression
 ///
 /// One exchange per call, as every transport: bodies from memory, files and streams are streamed
 /// (never a whole file in memory); the response body is read from the socket only as it is
-/// consumed: once 256 KiB wait unread, AsyncHTTPClient stops reading until the reader has caught
-/// up, so a slow reader slows the server down instead of growing memory. Upload progress,
+/// consumed: once 256 KiB wait unread (a few chunks, for a request whose body is sent in chunks),
+/// AsyncHTTPClient stops reading until the reader has caught up, so a slow reader slows the
+/// server down instead of growing memory. Upload progress,
 /// task cancellation, gzip/deflate decoded within ``Configuration/responseLimits``, and the same
 /// typed ``NetworkError``s. Redirects, deadlines and retries are the pipeline's.
 ///

@@ -10,6 +10,7 @@ import NIOHTTP1
 ///
 /// For requests with no body or a body sent whole (a body pulled in chunks keeps AsyncHTTPClient's
 /// async API: the delegate API would end the response only once the upload had ended).
+///
 /// The delegate API, not `execute(_:deadline:)`, because the async API schedules a deadline task
 /// on an event loop for every request and cancels it when the head arrives: two hand-offs to the
 /// event loop from Swift's pool, and when the loop has gone back to sleep in between, two
@@ -51,8 +52,9 @@ final class ExchangeDelegate: HTTPClientResponseDelegate {
     }
 
     private let state = Locked(State())
-    /// Told of the request's last byte (a body sent whole) and of the head's arrival.
+    /// Reports a body sent whole (its upload progress and metrics) once it has been written.
     private let sentWhole: (@Sendable () -> Void)?
+    /// Where the head's arrival is noted as the first byte.
     private let record: ExchangeMetricsRecorder?
 
     /// `sentWhole` runs when a request body handed over in one piece has been written.
