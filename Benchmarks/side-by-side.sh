@@ -32,7 +32,7 @@ run() {  # label, binary, arguments…
 for workload in seq par64; do
     requests=20000
     [ "$workload" = seq ] && requests=10000
-    for client in raw-ahc net-ahc-client net-ahc raw-urlsession net-urlsession-client net-urlsession; do
+    for client in raw-ahc net-ahc-client net-ahc raw-urlsession raw-urlsession-delegate net-urlsession-client net-urlsession; do
         if [ -n "$before" ] && [ "${client#net-}" != "$client" ]; then
             run before "$before" run "$client" "$workload" "$url" "$requests" 5
         fi

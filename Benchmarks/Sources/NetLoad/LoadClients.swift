@@ -21,6 +21,8 @@ enum LoadClient: String {
     /// with the protocol's defaults (which visit it for its settings and both interceptions).
     case netAHCClient = "net-ahc-client"
     case rawURLSession = "raw-urlsession"
+    /// Raw URLSession through a session delegate that collects the body (see CollectingDelegate).
+    case rawURLSessionDelegate = "raw-urlsession-delegate"
     case netURLSession = "net-urlsession"
     case netURLSessionClient = "net-urlsession-client"
 
@@ -28,15 +30,19 @@ enum LoadClient: String {
 
     static let ahc = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .likeNetsTransport(connectionsPerHost: pool))
 
-    static let urlSession: URLSession = {
+    static let urlSession = URLSession(configuration: urlSessionConfiguration, delegate: NoRedirects(), delegateQueue: nil)
+    static let collectingDelegate = CollectingDelegate()
+    static let delegateURLSession = URLSession(configuration: urlSessionConfiguration, delegate: collectingDelegate, delegateQueue: nil)
+
+    static var urlSessionConfiguration: URLSessionConfiguration {
         let configuration = URLSessionConfiguration.default
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.httpMaximumConnectionsPerHost = pool
-        return URLSession(configuration: configuration, delegate: NoRedirects(), delegateQueue: nil)
-    }()
+        return configuration
+    }
 
     static let netAHCTransport = AsyncHTTPClientTransport(configuration: .init(maximumConnectionsPerHost: pool))
     static let netAHCSession = BareSession(transport: netAHCTransport)
@@ -63,6 +69,10 @@ enum LoadClient: String {
             var request = URLRequest(url: url)
             request.timeoutInterval = 60
             return try await Self.urlSession.data(for: request).0.count
+        case .rawURLSessionDelegate:
+            var request = URLRequest(url: url)
+            request.timeoutInterval = 60
+            return try await Self.collectingDelegate.get(request, on: Self.delegateURLSession)
         case .netURLSession:
             return try await Self.netURLSessionSession.requestData(for: url).data.count
         case .netURLSessionClient:

@@ -9,7 +9,7 @@
 //
 // The loops run off the main actor (the closures are `@Sendable`), as a server's tasks do.
 // Clients: raw-ahc, net-ahc (a session actor), net-ahc-client (NetworkClient), net-ahc-exchange and
-// net-ahc-send (the transport alone, and with Transport.send), raw-urlsession, net-urlsession,
+// net-ahc-send (the transport alone, and with Transport.send), raw-urlsession, raw-urlsession-delegate, net-urlsession,
 // net-urlsession-client, every one with the same 64-connection pool, no redirects, no cookies or
 // cache, a 60 s whole-call limit and the same decompression setting (see LoadClients.swift). Workloads: seq (small GETs one after another), par64 (64 in
 // flight). Each run prints requests/s, the client process's CPU µs, context switches and minor
@@ -25,7 +25,7 @@ func usage() -> Never {
     FileHandle.standardError.write(Data("""
         usage: NetLoad server
                NetLoad run <client> <seq|par64> <base URL> [requests] [runs]
-               clients: raw-ahc net-ahc net-ahc-client net-ahc-exchange net-ahc-send raw-urlsession net-urlsession net-urlsession-client
+               clients: raw-ahc net-ahc net-ahc-client net-ahc-exchange net-ahc-send raw-urlsession raw-urlsession-delegate net-urlsession net-urlsession-client
                NetLoad session <canned|canned-client|stub|client> [requests] [runs] [in flight]
                NetLoad sse-latency <net-ahc|net-urlsession> <base URL> [events] [runs]
                NetLoad openapi <net-ahc|openapi-ahc|net-urlsession|openapi-urlsession> <seq|par64|download> <base URL> [requests or MB] [runs]
