@@ -12,7 +12,7 @@ import NIOHTTPCompression
 ///
 /// One exchange per call, as every transport: bodies from memory, files and streams are streamed
 /// (never a whole file in memory); the response body is read from the socket only as it is
-/// consumed: once 256 KiB wait unread (a few chunks, for a request whose body is sent in chunks),
+/// consumed: once a few chunks wait unread (256 KiB for a body read whole into memory),
 /// AsyncHTTPClient stops reading until the reader has caught up, so a slow reader slows the
 /// server down instead of growing memory. Upload progress,
 /// task cancellation, gzip/deflate decoded within ``Configuration/responseLimits``, and the same
@@ -100,10 +100,14 @@ public final class AsyncHTTPClientTransport: Transport {
 
     /// Starts the request and waits for its head; cancelling the task cancels the request.
     ///
-    /// A request with no body or a body sent whole goes through ``ExchangeDelegate`` (no
-    /// per-request deadline task on an event loop). A body pulled in chunks goes through
-    /// AsyncHTTPClient's async API, whose response can end while the upload goes on and whose
-    /// upload stops when the request is cancelled or the server answers early.
+    /// A call that reads its body whole into memory (`requestData`), with no request body or one
+    /// sent whole, goes through ``ExchangeDelegate`` (no per-request deadline task on an event
+    /// loop). Every other request goes through AsyncHTTPClient's async API: a request body pulled
+    /// in chunks, because there the response can end while the upload goes on and the upload
+    /// stops when the request is cancelled or the server answers early; and a body read as it
+    /// arrives (streams, downloads), because the delegate API calls its delegate on an event loop
+    /// chosen before the connection, so half the body's parts crossed between two event loops
+    /// and large bodies came at half the speed.
     private func execute(_ request: NetworkRequest, on client: HTTPClient, via relay: OriginRelay?,
                          progress: TransportProgressHandler?, record: ExchangeMetricsRecorder?)
     async throws -> (status: HTTPResponseStatus, headers: HTTPHeaders, source: ResponseChunks.Source) {
@@ -116,12 +120,13 @@ public final class AsyncHTTPClientTransport: Transport {
             url = URL(httpURLWithSocketPath: relay.socketPath, uri: Self.target(of: request.url)) ?? url
             if !headers.contains(name: "Host") { headers.add(name: "Host", value: Self.authority(of: request.url)) }
         }
-        let upload = try UploadChunks.body(for: request.body, progress: progress, record: record)
-        if let streamed = upload.streamed {
+        let upload = try UploadChunks.body(for: request.body, whole: request.collectsBodyInMemory,
+                                           progress: progress, record: record)
+        if upload.streamed != nil || !request.collectsBodyInMemory {
             var outgoing = HTTPClientRequest(url: url.absoluteString)
             outgoing.method = HTTPMethod(rawValue: request.httpMethod.rawValue)
             outgoing.headers = headers
-            outgoing.body = streamed
+            outgoing.body = upload.streamed
             // The pipeline's deadline cancels the call; AsyncHTTPClient's own would end at the head.
             let response = try await client.execute(outgoing, deadline: .distantFuture)
             return (response.status, response.headers, .body(response.body))

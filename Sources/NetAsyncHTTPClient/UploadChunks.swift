@@ -25,14 +25,15 @@ struct UploadChunks: AsyncSequence, Sendable {
     static let chunkSize = 256 * 1024
 
     /// How `body` goes to AsyncHTTPClient: nothing, one buffer (a body in memory no larger than
-    /// one chunk), or chunks pulled by a task as the connection takes them.
-    static func body(for body: NetworkRequestBody, progress: TransportProgressHandler?,
+    /// one chunk, when `whole` allows it: only the delegate API reports a buffer's progress), or
+    /// chunks pulled by a task as the connection takes them.
+    static func body(for body: NetworkRequestBody, whole: Bool, progress: TransportProgressHandler?,
                      record: ExchangeMetricsRecorder?) throws -> Upload {
         let chunks: UploadChunks
         switch body {
         case .none:
             return Upload(source: .none, sentWhole: nil)
-        case .data(let data) where data.count <= chunkSize:
+        case .data(let data) where whole && data.count <= chunkSize:
             let count = Int64(data.count)
             let report: @Sendable () -> Void = {
                 if count > 0 {
