@@ -15,6 +15,9 @@ enum LoadClient: String {
     case netAHC = "net-ahc"
     /// Net's AsyncHTTPClientTransport alone (one exchange, body collected), and with
     /// `Transport.send` (deadline, redirects, framing, collection): where a session's cost goes.
+    /// A bare exchange is not marked as read whole into memory (only Net's own calls can mark it),
+    /// so it takes AsyncHTTPClient's async API, where `send` and the session's calls take the
+    /// delegate API.
     case netAHCExchange = "net-ahc-exchange"
     case netAHCSend = "net-ahc-send"
     /// `NetworkClient` with no interceptors (no actor visits), where `net-ahc` is a session actor

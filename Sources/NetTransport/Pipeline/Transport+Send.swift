@@ -17,7 +17,11 @@ extension Transport {
         timeout: Duration = .seconds(60)
     ) async throws -> TransportResponse {
         let responseLimits = responseLimits
-        return try await CallDeadline(request: request, timeout: timeout, clock: ContinuousClock()).run {
+        var request = request
+        // Read whole into memory, as `requestData` reads it: a transport may hand such a body over
+        // in fewer hand-offs (URLSessionTransport, AsyncHTTPClientTransport).
+        if case .memory = destination { request.collectsBodyInMemory = true }
+        return try await CallDeadline(request: request, timeout: timeout, clock: ContinuousClock()).run { [request] in
             let response = try await RedirectStage(policy: redirectPolicy).exchange(request, through: self, progress: progress).response
             return try await BodyCollector(destination: destination, limit: responseLimits.maximumInMemoryBodySize, progress: progress)
                 .collect(response)
