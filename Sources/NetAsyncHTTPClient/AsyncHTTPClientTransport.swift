@@ -120,9 +120,9 @@ public final class AsyncHTTPClientTransport: Transport {
             url = URL(httpURLWithSocketPath: relay.socketPath, uri: Self.target(of: request.url)) ?? url
             if !headers.contains(name: "Host") { headers.add(name: "Host", value: Self.authority(of: request.url)) }
         }
-        let upload = try UploadChunks.body(for: request.body, whole: request.collectsBodyInMemory,
-                                           progress: progress, record: record)
-        if upload.streamed != nil || !request.collectsBodyInMemory {
+        let readsWhole = request.collectsBodyInMemory
+        let upload = try UploadChunks.body(for: request.body, whole: readsWhole, progress: progress, record: record)
+        if !readsWhole || upload.streamed != nil {  // the async API (see above)
             var outgoing = HTTPClientRequest(url: url.absoluteString)
             outgoing.method = HTTPMethod(rawValue: request.httpMethod.rawValue)
             outgoing.headers = headers

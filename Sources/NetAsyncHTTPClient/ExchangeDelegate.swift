@@ -8,11 +8,8 @@ import NIOHTTP1
 /// One exchange on AsyncHTTPClient's delegate API: the response head for the caller awaiting it,
 /// then the body's parts for the task reading them.
 ///
-/// For calls that read the body whole into memory, with no request body or one sent whole. A body
-/// pulled in chunks keeps AsyncHTTPClient's async API (the delegate API would end the response
-/// only once the upload had ended), and so does a body read as it arrives: AsyncHTTPClient calls
-/// a delegate on an event loop chosen before the connection, so when the connection is on
-/// another loop every part crosses between the two (a 100 MB download came at half the speed).
+/// Only for calls that read the body whole into memory, with no request body or one sent whole;
+/// `AsyncHTTPClientTransport.execute` says why every other request keeps the async API.
 ///
 /// The delegate API, not `execute(_:deadline:)`, because the async API schedules a deadline task
 /// on an event loop for every request and cancels it when the head arrives: two hand-offs to the

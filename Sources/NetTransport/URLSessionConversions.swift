@@ -38,8 +38,8 @@ extension URLRequest {
     init(_ request: NetworkRequest) {
         self.init(url: request.url)
         // GET is URLRequest's own default; FoundationNetworking's setter compares the new method
-        // with its known ones through case-insensitive NSString comparisons (about 2.5 µs a call
-        // in `perf`), so the most common method is not set again.
+        // with its known ones through case-insensitive NSString comparisons (0.7 % of a
+        // sequential small GET's CPU samples in `perf`), so the most common method is not set again.
         if request.httpMethod != .get {
             httpMethod = request.httpMethod.rawValue
         }

@@ -55,6 +55,19 @@ enum TransportMetrics {
             let sent = try #require(attempt.time(of: .requestSent))
             #expect(sent <= (attempt.time(of: .firstByte) ?? .zero))
         },
+        Check(name: "a small body sent with a data call counts its bytes and is sent before its response's first byte") { make in
+            // Read whole into memory with a body under one upload chunk: AsyncHTTPClientTransport
+            // sends it as one buffer and reports it once written.
+            let client = NetworkClient(transport: make())
+            var request = try await TransportConformance.request("/echo", method: .post)
+            request.body = .data(TestPattern.bytes(count: 1_000))
+            let response = try await client.requestData(for: request)
+            #expect(try TransportConformance.Echo(response.data).bodyLength == 1_000)
+            let attempt = try #require(response.metrics.attempts.first)
+            #expect(attempt.requestBodyBytes == 1_000)
+            let sent = try #require(attempt.time(of: .requestSent))
+            #expect(sent <= (attempt.time(of: .firstByte) ?? .zero))
+        },
         Check(name: "a redirect and a retry are attempts of their own, and the retry says who asked and why") { make in
             let client = NetworkClient(transport: make(), interceptors: [RetryOnce()])
             let url = try await TransportConformance.request("/redirect/302?to=/bytes/10")
