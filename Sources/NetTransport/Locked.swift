@@ -7,8 +7,12 @@ import Synchronization
 /// A value behind a lock, shareable between threads: the one primitive the transport's
 /// callback-driven parts (URLSession delegate, stub bookkeeping) need.
 ///
+/// A noncopyable value stored inline in the object that shares it, not an object of its own: a
+/// generic class's deinit looks up its field's generic metadata at run time (a hash-map probe per
+/// object; several objects per call hold one), and each would cost an allocation besides.
+///
 /// `Mutex` needs macOS 15, so Apple platforms use `OSAllocatedUnfairLock` (macOS 13) instead.
-package final class Locked<Value: Sendable>: Sendable {
+package struct Locked<Value: Sendable>: ~Copyable, Sendable {
     #if canImport(Darwin)
     private let lock: OSAllocatedUnfairLock<Value>
     #else
@@ -24,7 +28,7 @@ package final class Locked<Value: Sendable>: Sendable {
     }
 
     /// Runs `body` with exclusive access to the value; keep it short and never await inside.
-    package func withLock<Result: Sendable, Failure: Error>(
+    package borrowing func withLock<Result: Sendable, Failure: Error>(
         _ body: @Sendable (inout Value) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         #if canImport(Darwin)
@@ -55,3 +59,18 @@ private enum Outcome<Value: Sendable, Failure: Error>: Sendable {
     }
 }
 #endif
+
+/// A ``Locked`` value shared by reference, for holders that are values themselves (a transport
+/// struct whose copies share one table). Not for objects made per call: see ``Locked``.
+package final class LockedBox<Value: Sendable>: Sendable {
+    private let locked: Locked<Value>
+
+    package init(_ value: Value) { locked = Locked(value) }
+
+    /// Runs `body` with exclusive access to the value; keep it short and never await inside.
+    package func withLock<Result: Sendable, Failure: Error>(
+        _ body: @Sendable (inout Value) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try locked.withLock(body)
+    }
+}

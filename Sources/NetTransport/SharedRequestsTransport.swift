@@ -25,7 +25,7 @@ public struct SharedRequestsTransport: Transport {
     /// The largest body a shared exchange reads into memory.
     public let maximumBodySize: Int64
 
-    private let flights = Locked<[FlightKey: SharedFlight]>([:])
+    private let flights = LockedBox<[FlightKey: SharedFlight]>([:])
 
     /// Wraps `base`.
     public init(_ base: any Transport, maximumBodySize: Int64 = 256 << 20) {

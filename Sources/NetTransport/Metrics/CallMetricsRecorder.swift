@@ -6,9 +6,9 @@ import NetCore
 /// response the call hands out carries a snapshot.
 ///
 /// Times are `ContinuousClock` offsets from the call's start: measurements, not logic, so they do
-/// not follow a session's injected clock. A value holding one lock, so a call's metrics cost one
-/// allocation besides the attempts' array.
-package struct CallMetricsRecorder: Sendable {
+/// not follow a session's injected clock. One object holding its lock inline, so a call's metrics
+/// cost one allocation besides the attempts' array.
+package final class CallMetricsRecorder: Sendable {
     private let start = ContinuousClock.now
     private let state = Locked(NetworkMetrics(startDate: Date()))
 
