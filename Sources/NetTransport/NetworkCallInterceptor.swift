@@ -54,13 +54,6 @@ public struct NetworkCallResult: Sendable {
     }
 }
 
-/// A session whose settings never change (``NetworkClient``): a call reads them without an
-/// executor hop to the actor and back.
-protocol FixedSettingsSession: Sendable {
-    /// The settings every call runs with, its call interceptors included.
-    var fixedSettings: SessionSettings { get }
-}
-
 extension NetworkSession {
     /// Runs `call` through `interceptors[index...]`, innermost last.
     nonisolated static func wrapped(

@@ -18,10 +18,11 @@ import NetCore
 /// request as sent (signed) and every result, retried ones included. `retryNumber` counts the
 /// call's retries, whoever asked; ``RetryPolicy``'s budget counts only the retries it asked for
 /// itself, so an authentication refresh does not use it up.
-public actor NetworkClient: NetworkSession, FixedSettingsSession {
+public actor NetworkClient: NetworkSession {
     /// The interceptors, in the order they run.
     public let interceptors: [any NetworkInterceptor]
-    /// Every setting below, as each call reads them: constants, so without visiting the actor.
+    /// Every setting below, as each call reads them: constants, so without visiting the actor
+    /// (an executor hop there and back).
     nonisolated let fixedSettings: SessionSettings
     /// Sends the requests: the transport, wrapped in the cache and concurrency-limit stages when
     /// they are set.

@@ -28,6 +28,23 @@ struct SessionSettings: Sendable {
     /// `interceptResponse`, or a client's interceptors. Without, a call skips both (a client's
     /// would change nothing), its retry ledger and the metrics copy they would see.
     let observesAttempts: Bool
+    /// The clock, when it is `ContinuousClock` (nearly always): checked once here, not by a
+    /// dynamic cast in every call.
+    let continuousClock: ContinuousClock?
+
+    init(transport: any Transport, maximumRetryCount: Int, redirectPolicy: RedirectPolicy, timeout: Duration,
+         attemptTimeout: Duration?, clock: any Clock<Duration>, callInterceptors: [any NetworkCallInterceptor],
+         observesAttempts: Bool) {
+        self.transport = transport
+        self.maximumRetryCount = maximumRetryCount
+        self.redirectPolicy = redirectPolicy
+        self.timeout = timeout
+        self.attemptTimeout = attemptTimeout
+        self.clock = clock
+        self.callInterceptors = callInterceptors
+        self.observesAttempts = observesAttempts
+        continuousClock = clock as? ContinuousClock
+    }
 }
 
 extension NetworkSession {
@@ -59,7 +76,8 @@ extension NetworkSession {
         // request finds it done instead of copying the request.
         if case .data = call { request.collectsBodyInMemory = true }
         let settings: SessionSettings
-        if let fixed = (self as? any FixedSettingsSession)?.fixedSettings {
+        // A cast to the one class, not to a protocol, which would look up a conformance per call.
+        if let fixed = (self as? NetworkClient)?.fixedSettings {
             settings = fixed
         } else {
             settings = await self.settings()
@@ -83,10 +101,15 @@ extension NetworkSession {
         _ request: NetworkRequest, call: SessionCall, settings: SessionSettings, metrics: CallMetricsRecorder,
         progress: NetworkProgressReporter?
     ) async throws -> CallOutcome {
-        let deadline = CallDeadline(request: request, timeout: settings.timeout, clock: settings.clock, attemptTimeout: settings.attemptTimeout)
+        // On the default clock the deadline starts when the metrics do, from one reading.
+        let deadline = if settings.continuousClock != nil {
+            CallDeadline(request: request, timeout: settings.timeout, start: metrics.start, attemptTimeout: settings.attemptTimeout)
+        } else {
+            CallDeadline(request: request, timeout: settings.timeout, clock: settings.clock, attemptTimeout: settings.attemptTimeout)
+        }
         // Bound only when it is not the default, which its readers fall back to: every binding is
         // copied into each attempt's task.
-        guard settings.clock is ContinuousClock else {
+        guard settings.continuousClock != nil else {
             return try await SessionClock.$current.withValue(settings.clock) {
                 try await retryLoop(request, call: call, settings: settings, deadline: deadline, metrics: metrics, progress: progress)
             }
@@ -123,8 +146,8 @@ extension NetworkSession {
                                            metrics: metrics, retryNumber: retryNumber, intercepts: settings.observesAttempts)
                 }
                 sent = attempt.sent
-                stream = attempt.outcome.stream
-                result = .success(attempt.outcome.interception)
+                stream = attempt.stream
+                result = .success(attempt.interception)
             } catch is CancellationError {
                 staging.discard()
                 throw CancellationError()
@@ -180,7 +203,7 @@ extension NetworkSession {
         _ request: NetworkRequest, call: SessionCall, callersRequest: NetworkRequest, transport: any Transport,
         redirects: RedirectStage, destination: TransportBodyDestination, progress: TransportProgressHandler?,
         metrics: CallMetricsRecorder, retryNumber: Int, intercepts: Bool
-    ) async throws -> (sent: NetworkRequest, outcome: CallOutcome) {
+    ) async throws -> AttemptOutcome {
         var sent = request
         do {
             if intercepts { sent = try await interceptRequest(networkSession: self, originalRequest: request).asNetworkRequest() }
@@ -195,12 +218,12 @@ extension NetworkSession {
         if case .stream = call {
             let stream = NetworkStreamResponse(response: response.response, body: response.body, originalRequest: callersRequest)
             let head = NetworkDataResponse(data: Data(), response: response.response, originalRequest: callersRequest)
-            return (sent, CallOutcome(interception: .data(head), stream: stream))
+            return AttemptOutcome(sent: sent, interception: .data(head), stream: stream)
         }
         let collector = BodyCollector(destination: destination, limit: transport.responseLimits.maximumInMemoryBodySize, progress: progress)
         let interception = try await Self.interception(response, call: call, sent: sent, callersRequest: callersRequest,
                                                        collector: collector, record: record)
-        return (sent, CallOutcome(interception: interception, stream: nil))
+        return AttemptOutcome(sent: sent, interception: interception, stream: nil)
     }
 
     private static func interception(
@@ -233,8 +256,8 @@ struct InterceptRequestFailure: Error {
     let error: any Error
 }
 
-/// What a call or one attempt produced: what the interceptors see, and for a stream call the
-/// response to hand over.
+/// What a call produced: what the interceptors see, and for a stream call the response to hand
+/// over.
 struct CallOutcome: Sendable {
     let interception: NetworkSessionInterception
     let stream: NetworkStreamResponse?
@@ -245,6 +268,22 @@ struct CallOutcome: Sendable {
         var stream = stream
         stream?.metrics = metrics
         return CallOutcome(interception: interception.with(metrics), stream: stream)
+    }
+}
+
+/// What one attempt produced, handed from its task to the retry loop as one reference: a task's
+/// result is copied out through its type's value witnesses, field by field for a tuple of structs.
+final class AttemptOutcome: Sendable {
+    /// The request as sent, after `interceptRequest`.
+    let sent: NetworkRequest
+    let interception: NetworkSessionInterception
+    /// A stream call's response, its body not yet read.
+    let stream: NetworkStreamResponse?
+
+    init(sent: NetworkRequest, interception: NetworkSessionInterception, stream: NetworkStreamResponse?) {
+        self.sent = sent
+        self.interception = interception
+        self.stream = stream
     }
 }
 

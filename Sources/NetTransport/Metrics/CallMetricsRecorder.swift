@@ -9,7 +9,8 @@ import NetCore
 /// not follow a session's injected clock. One object holding its lock inline, so a call's metrics
 /// cost one allocation besides the attempts' array.
 package final class CallMetricsRecorder: Sendable {
-    private let start = ContinuousClock.now
+    /// When the call started, which its deadline on the default clock shares.
+    let start = ContinuousClock.now
     private let state = Locked(NetworkMetrics(startDate: Date()))
 
     package init() {}

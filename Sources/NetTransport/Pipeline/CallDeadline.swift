@@ -37,6 +37,17 @@ struct CallDeadline: Sendable {
         defaultTimeout = timeout
     }
 
+    /// A deadline on `ContinuousClock` from `start`, a reading the caller has already taken.
+    init(request: NetworkRequest, timeout: Duration, start: ContinuousClock.Instant, attemptTimeout: Duration? = nil) {
+        limit = request.timeout ?? timeout
+        attemptLimit = attemptTimeout
+        self.start = ClockReading(start)
+        sleeper = Self.schedulerSleep
+        onScheduler = true
+        self.request = request
+        defaultTimeout = timeout
+    }
+
     /// The time left; zero or less once the deadline has passed.
     var remaining: Duration { limit - start.elapsed }
 

@@ -32,6 +32,11 @@ struct ClockReading: Sendable {
         self.init(start: .continuous(clock.now))
     }
 
+    /// A reading of the continuous clock taken earlier.
+    init(_ instant: ContinuousClock.Instant) {
+        self.init(start: .continuous(instant))
+    }
+
     private init(start: Start) {
         self.start = start
     }
