@@ -14,8 +14,10 @@ enum SessionCall: Sendable {
     static let mismatch = NetworkError.transport(.other("internal error: the session produced a response of the wrong kind"))
 }
 
-/// A session's settings for one call, read from the actor in one hop.
-struct SessionSettings: Sendable {
+/// A session's settings for one call, read from the actor in one hop: an object, so that each
+/// stage of a call that keeps them costs a reference count, not a copy of two existentials and a
+/// policy.
+final class SessionSettings: Sendable {
     let transport: any Transport
     let maximumRetryCount: Int
     let redirectPolicy: RedirectPolicy
