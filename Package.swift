@@ -126,7 +126,7 @@ let package = Package(
         // NetObservability with swift-log's, swift-metrics' and swift-distributed-tracing's test
         // backends, against a real server on 127.0.0.1 (`swift test --enable-all-traits`).
         .testTarget(name: "NetObservabilityTests", dependencies: [
-            "Net", "NetObservability", "NetAsyncHTTPClient", "NetTestSupport",
+            "Net", "NetObservability", "NetTestSupport", "TracingProbe",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "InMemoryLogging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
@@ -135,6 +135,13 @@ let package = Package(
             .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             .product(name: "Hummingbird", package: "hummingbird"),
         ]),
+        // Not a product: AsyncHTTPClientTransport with a tracer bootstrapped process-wide, in a
+        // process of its own because the bootstrap is once only and reaches every later client.
+        .executableTarget(name: "TracingProbe", dependencies: [
+            "NetTransport", "NetAsyncHTTPClient",
+            .product(name: "Tracing", package: "swift-distributed-tracing"),
+            .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+        ], path: "Tests/LinkProbes/TracingProbe"),
         // A client and server generated from Tests/NetOpenAPITests/OpenAPI/openapi.yaml (committed;
         // `regenerate` makes them again): the server on Hummingbird, the client on
         // NetOpenAPITransport over both of Net's transports (`swift test --enable-all-traits`), and

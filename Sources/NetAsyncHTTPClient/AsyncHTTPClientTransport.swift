@@ -45,8 +45,8 @@ public final class AsyncHTTPClientTransport: Transport {
         settings.timeout = .init(connect: .nanoseconds(configuration.connectTimeout.wholeNanoseconds))
         // Tracing is the pipeline's (NetObservability's interceptor: a span per call and per
         // attempt, URLs redacted). AsyncHTTPClient's own would start a second span per exchange
-        // with the URL's query unredacted and inject a second `traceparent`, and with no tracer
-        // bootstrapped it still built each request's span attributes.
+        // with the URL's query unredacted (and inject its context on its async API), and with no
+        // tracer bootstrapped it still built each request's span attributes.
         settings.tracing.tracer = nil
         clients = ProxyRoutedClients(settings: settings, tls: configuration.tls, proxies: configuration.proxy)
         relays = OriginRelays(tls: configuration.tls, proxies: configuration.proxy, connectTimeout: configuration.connectTimeout)

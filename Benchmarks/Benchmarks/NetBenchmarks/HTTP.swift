@@ -42,7 +42,7 @@ func httpBenchmarks() {
     }
 }
 
-/// 2 (continued). 100 MB down to memory, down to a file, and up from a file.
+/// 2 (continued). 100 MB down to memory, down to a file, and up from memory and from a file.
 func transferBenchmarks() {
     let size = 100_000_000
     let configuration = Benchmark.Configuration(
@@ -64,6 +64,15 @@ func transferBenchmarks() {
             for _ in benchmark.scaledIterations {
                 let length = try await Clients.download(url, to: destination, with: client)
                 precondition(length == size, "\(client.rawValue) wrote \(length) bytes")
+            }
+        }
+        Benchmark("HTTP 100 MB upload from memory: \(client.rawValue)", configuration: configuration) { benchmark in
+            let url = try await LoopbackServer.baseURL().appendingPathComponent("upload")
+            let body = Data(count: size)
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                let counted = try await Clients.upload(body, to: url, with: client)
+                precondition(counted == size, "the server counted \(counted) bytes from \(client.rawValue)")
             }
         }
         Benchmark("HTTP 100 MB upload from file: \(client.rawValue)", configuration: configuration) { benchmark in

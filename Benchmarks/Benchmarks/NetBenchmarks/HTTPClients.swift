@@ -16,11 +16,14 @@ enum Client: String, CaseIterable {
     case netAHC = "Net on AsyncHTTPClientTransport"
 }
 
-/// Shared state: one of each client per process, as an application would hold them.
+/// Shared state: one of each client per process, as an application would hold them, each raw
+/// client configured as Net's transport configures its own (8 connections per host, redirects not
+/// followed, no cookies or cache; for AsyncHTTPClient the same decompression limit and timeouts, no tracer).
 enum Clients {
-    static let urlSession = URLSession(configuration: .default)
+    static let urlSession = URLSession(configuration: .likeNetsTransport(connectionsPerHost: 8), delegate: NoRedirects(), delegateQueue: nil)
     static let net = BareSession(transport: URLSessionTransport())
-    static let netAHC = BareSession(transport: AsyncHTTPClientTransport())  // 8 per host, like HTTPClient.shared
+    static let ahc = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .likeNetsTransport(connectionsPerHost: 8))
+    static let netAHC = BareSession(transport: AsyncHTTPClientTransport())
 
     /// GET `url` into memory; returns the body's length.
     static func get(_ url: URL, with client: Client) async throws -> Int {
@@ -33,7 +36,7 @@ enum Clients {
         case .netAHC:
             return try await netAHC.requestData(for: url).data.count
         case .asyncHTTPClient:
-            let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url.absoluteString), timeout: .seconds(60))
+            let response = try await ahc.execute(HTTPClientRequest(url: url.absoluteString), timeout: .seconds(60))
             return try await response.body.collect(upTo: 256 << 20).readableBytes
         }
     }
@@ -51,7 +54,7 @@ enum Clients {
             return try size(of: response.url)
         case .asyncHTTPClient:
             let delegate = try FileDownloadDelegate(path: destination.path)
-            let progress = try await HTTPClient.shared.execute(request: try HTTPClient.Request(url: url.absoluteString), delegate: delegate).get()
+            let progress = try await ahc.execute(request: try HTTPClient.Request(url: url.absoluteString), delegate: delegate).get()
             return progress.receivedBytes
         }
     }
@@ -73,7 +76,29 @@ enum Clients {
             request.method = .POST
             let length = try size(of: file)
             request.body = .stream(FileChunks(url: file), length: .known(Int64(length)))
-            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+            let response = try await ahc.execute(request, timeout: .seconds(60))
+            return Int(String(buffer: try await response.body.collect(upTo: 1 << 20))) ?? -1
+        }
+    }
+
+    /// POST `body`, held in memory, to `url`; returns the length the server counted.
+    static func upload(_ body: Data, to url: URL, with client: Client) async throws -> Int {
+        switch client {
+        case .urlSession:
+            var request = URLRequest(url: url)
+            request.httpMethod = "POST"
+            let (data, _) = try await urlSession.upload(for: request, from: body)
+            return Int(String(decoding: data, as: UTF8.self)) ?? -1
+        case .net, .netAHC:
+            let request = try NetworkRequest(url: url, httpMethod: .post)
+            let session = client == .net ? net : netAHC
+            return Int(String(decoding: try await session.requestUpload(for: request, from: body).data, as: UTF8.self)) ?? -1
+        case .asyncHTTPClient:
+            var request = HTTPClientRequest(url: url.absoluteString)
+            request.method = .POST
+            // From the same `Data` as the others: the copy into a ByteBuffer is part of the call.
+            request.body = .bytes(ByteBuffer(bytes: body))
+            let response = try await ahc.execute(request, timeout: .seconds(60))
             return Int(String(buffer: try await response.body.collect(upTo: 1 << 20))) ?? -1
         }
     }

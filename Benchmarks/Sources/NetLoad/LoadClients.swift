@@ -37,15 +37,7 @@ enum LoadClient: String {
     static let collectingDelegate = CollectingDelegate()
     static let delegateURLSession = URLSession(configuration: urlSessionConfiguration, delegate: collectingDelegate, delegateQueue: nil)
 
-    static var urlSessionConfiguration: URLSessionConfiguration {
-        let configuration = URLSessionConfiguration.default
-        configuration.httpCookieStorage = nil
-        configuration.httpShouldSetCookies = false
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.httpMaximumConnectionsPerHost = pool
-        return configuration
-    }
+    static var urlSessionConfiguration: URLSessionConfiguration { .likeNetsTransport(connectionsPerHost: pool) }
 
     static let netAHCTransport = AsyncHTTPClientTransport(configuration: .init(maximumConnectionsPerHost: pool))
     static let netAHCSession = BareSession(transport: netAHCTransport)
@@ -84,13 +76,6 @@ enum LoadClient: String {
     }
 }
 
-/// Declines every redirect, as Net's transports do (the pipeline follows them).
-final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
-        completionHandler(nil)
-    }
-}
 
 /// The session layer alone, without a network: `canned` (a session on a transport that returns
 /// one response), `canned-client` (NetworkClient, no interceptors, on that transport), `stub` (on StubTransport), `client` (NetworkClient with RetryPolicy on the stub).
