@@ -165,10 +165,12 @@ enum TransportConformance {
         },
         Check(name: "a refused connection is cannotConnect, at once") { transport in
             let started = ContinuousClock.now
-            // Milliseconds alone; over 2 s once in a loaded full run (two cores shared by every test).
-            // A client that keeps retrying until its 10 s connect timeout (AsyncHTTPClient's default
-            // behaviour) is what this bound catches.
-            defer { #expect(ContinuousClock.now - started < TestTiming.scaled(.seconds(5)), "a refused connection took \(ContinuousClock.now - started)") }
+            // Milliseconds alone; over 2 s once in a loaded full run (two cores shared by every test),
+            // and 5.39 s once on URLSessionTransport (CI of 2026-11-26, in the suite's first seconds,
+            // on a session of its own: FoundationNetworking's, not Net's). A client that keeps
+            // retrying until its 10 s connect timeout (AsyncHTTPClient's default behaviour) is what
+            // this bound catches, and 8 s still does.
+            defer { #expect(ContinuousClock.now - started < TestTiming.scaled(.seconds(8)), "a refused connection took \(ContinuousClock.now - started)") }
             do {
                 _ = try await transport.send(try NetworkRequest(url: "http://127.0.0.1:9/"))
                 Issue.record("a refused connection succeeded")
