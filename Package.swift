@@ -137,10 +137,11 @@ let package = Package(
         ]),
         // Not a product: AsyncHTTPClientTransport with a tracer bootstrapped process-wide, in a
         // process of its own because the bootstrap is once only and reaches every later client.
+        // Its tracing dependencies only with the trait `Observability`, like NetObservability's.
         .executableTarget(name: "TracingProbe", dependencies: [
             "NetTransport", "NetAsyncHTTPClient",
-            .product(name: "Tracing", package: "swift-distributed-tracing"),
-            .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+            .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Observability"])),
+            .product(name: "InMemoryTracing", package: "swift-distributed-tracing", condition: .when(traits: ["Observability"])),
         ], path: "Tests/LinkProbes/TracingProbe"),
         // A client and server generated from Tests/NetOpenAPITests/OpenAPI/openapi.yaml (committed;
         // `regenerate` makes them again): the server on Hummingbird, the client on

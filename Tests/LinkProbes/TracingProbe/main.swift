@@ -7,7 +7,7 @@
 //
 //   TracingProbe URL
 import Foundation
-#if AsyncHTTPClient
+#if AsyncHTTPClient && Observability
 import InMemoryTracing
 import Instrumentation
 import NetAsyncHTTPClient
@@ -15,41 +15,11 @@ import NetCore
 import NetTransport
 import Tracing
 
-/// Records the spans it starts and injects nothing.
-struct RecordingTracer: Tracer {
-    let base = InMemoryTracer()
-
-    func startSpan<Instant: TracerInstant>(
-        _ operationName: String, context: @autoclosure () -> InstrumentationContext, ofKind kind: SpanKind,
-        at instant: @autoclosure () -> Instant, function: String, file fileID: String, line: UInt
-    ) -> InMemorySpan {
-        base.startSpan(operationName, context: context(), ofKind: kind, at: instant(), function: function, file: fileID, line: line)
-    }
-
-    func activeSpan(identifiedBy context: InstrumentationContext) -> InMemorySpan? { base.activeSpan(identifiedBy: context) }
-
-    func forceFlush() { base.forceFlush() }
-
-    func inject<Carrier, Inject: Injector>(_ context: InstrumentationContext, into carrier: inout Carrier, using injector: Inject)
-    where Carrier == Inject.Carrier {}
-
-    func extract<Carrier, Extract: Extractor>(_ carrier: Carrier, into context: inout InstrumentationContext, using extractor: Extract)
-    where Carrier == Extract.Carrier {}
-
-    /// The `url.path` attribute of every span started, ended or not ("-" for a span without one).
-    var recordedPaths: [String] {
-        (base.finishedSpans.map(\.attributes) + base.activeSpans.map(\.attributes)).map { attributes in
-            guard case .string(let path) = attributes.get("url.path") else { return "-" }
-            return path
-        }
-    }
-}
-
 struct Report: Encodable {
     let wholeStatus: Int, streamedStatus: Int, spanPaths: [String]
 }
 
-let tracer = RecordingTracer()
+let tracer = InMemoryTracer()
 InstrumentationSystem.bootstrap(tracer)
 // Made after the bootstrap: AsyncHTTPClient reads the global tracer when its configuration is made.
 let transport = AsyncHTTPClientTransport()
@@ -57,8 +27,13 @@ let request = try NetworkRequest(url: CommandLine.arguments[1], query: [.secret(
 let whole = try await transport.send(request, to: .memory)
 let streamed = try await transport.exchange(request, progress: nil)
 for try await _ in streamed.body {}
+// Every span started, ended or not ("-" for one without the attribute).
+let spanPaths = (tracer.finishedSpans.map(\.attributes) + tracer.activeSpans.map(\.attributes)).map { attributes in
+    guard case .string(let path) = attributes.get("url.path") else { return "-" }
+    return path
+}
 let report = Report(wholeStatus: whole.head.statusCode.rawValue, streamedStatus: streamed.response.statusCode.rawValue,
-                    spanPaths: tracer.recordedPaths)
+                    spanPaths: spanPaths)
 print(String(decoding: try JSONEncoder().encode(report), as: UTF8.self))
 #else
 print("{}")
