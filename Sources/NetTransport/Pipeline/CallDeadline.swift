@@ -22,28 +22,27 @@ struct CallDeadline: Sendable {
 
     /// The request's own ``NetworkRequest/timeout`` wins over the session's `timeout`.
     init(request: NetworkRequest, timeout: Duration, clock: any Clock<Duration>, attemptTimeout: Duration? = nil) {
-        limit = request.timeout ?? timeout
-        attemptLimit = attemptTimeout
         if let continuous = clock as? ContinuousClock {
-            start = ClockReading(continuous)
-            sleeper = Self.schedulerSleep
-            onScheduler = true
+            self.init(request: request, timeout: timeout, start: continuous.now, attemptTimeout: attemptTimeout)
         } else {
-            start = ClockReading(clock)
-            sleeper = Self.sleeper(clock)
-            onScheduler = false
+            self.init(request: request, timeout: timeout, start: ClockReading(clock), sleeper: Self.sleeper(clock),
+                      onScheduler: false, attemptTimeout: attemptTimeout)
         }
-        self.request = request
-        defaultTimeout = timeout
     }
 
     /// A deadline on `ContinuousClock` from `start`, a reading the caller has already taken.
     init(request: NetworkRequest, timeout: Duration, start: ContinuousClock.Instant, attemptTimeout: Duration? = nil) {
+        self.init(request: request, timeout: timeout, start: ClockReading(start), sleeper: Self.schedulerSleep,
+                  onScheduler: true, attemptTimeout: attemptTimeout)
+    }
+
+    private init(request: NetworkRequest, timeout: Duration, start: ClockReading,
+                 sleeper: @escaping @Sendable (Duration) async throws -> Void, onScheduler: Bool, attemptTimeout: Duration?) {
         limit = request.timeout ?? timeout
         attemptLimit = attemptTimeout
-        self.start = ClockReading(start)
-        sleeper = Self.schedulerSleep
-        onScheduler = true
+        self.start = start
+        self.sleeper = sleeper
+        self.onScheduler = onScheduler
         self.request = request
         defaultTimeout = timeout
     }

@@ -21,15 +21,10 @@ struct ClockReading: Sendable {
     /// Reads `clock` now.
     init(_ clock: any Clock<Duration>) {
         if let continuous = clock as? ContinuousClock {
-            self.init(continuous)
+            self.init(continuous.now)
         } else {
             self.init(start: .other(Self.reading(clock)))
         }
-    }
-
-    /// Reads `clock` now, for a caller that already knows it is the continuous clock.
-    init(_ clock: ContinuousClock) {
-        self.init(start: .continuous(clock.now))
     }
 
     /// A reading of the continuous clock taken earlier.
