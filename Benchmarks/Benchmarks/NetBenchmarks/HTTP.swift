@@ -73,7 +73,7 @@ func transferBenchmarks() {
             let body = Data(repeating: 0x2A, count: size)
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations {
-                let counted = try await Clients.upload(body, to: url, with: client)
+                let counted = try await Clients.upload(.data(body), to: url, with: client)
                 precondition(counted == size, "the server counted \(counted) bytes from \(client.rawValue)")
             }
         }
@@ -82,7 +82,7 @@ func transferBenchmarks() {
             let file = try ProcessProbe.scratchFile(size: size)
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations {
-                let counted = try await Clients.upload(file, to: url, with: client)
+                let counted = try await Clients.upload(.file(file), to: url, with: client)
                 precondition(counted == size, "the server counted \(counted) bytes from \(client.rawValue)")
             }
         }

@@ -59,45 +59,41 @@ enum Clients {
         }
     }
 
-    /// POST the file at `file` to `url`; returns the length the server counted.
-    static func upload(_ file: URL, to url: URL, with client: Client) async throws -> Int {
-        switch client {
-        case .urlSession:
-            var request = URLRequest(url: url)
-            request.httpMethod = "POST"
-            let (data, _) = try await urlSession.upload(for: request, fromFile: file)
-            return Int(String(decoding: data, as: UTF8.self)) ?? -1
-        case .net, .netAHC:
-            let request = try NetworkRequest(url: url, httpMethod: .post)
-            let session = client == .net ? net : netAHC
-            return Int(String(decoding: try await session.requestUpload(for: request, fromFile: file).data, as: UTF8.self)) ?? -1
-        case .asyncHTTPClient:
-            var request = HTTPClientRequest(url: url.absoluteString)
-            request.method = .POST
-            let length = try size(of: file)
-            request.body = .stream(FileChunks(url: file), length: .known(Int64(length)))
-            let response = try await ahc.execute(request, timeout: .seconds(60))
-            return Int(String(buffer: try await response.body.collect(upTo: 1 << 20))) ?? -1
-        }
+    /// What an upload sends: a `Data` held in memory, or a file.
+    enum UploadBody {
+        case data(Data)
+        case file(URL)
     }
 
-    /// POST `body`, held in memory, to `url`; returns the length the server counted.
-    static func upload(_ body: Data, to url: URL, with client: Client) async throws -> Int {
+    /// POST `body` to `url`; returns the length the server counted.
+    static func upload(_ body: UploadBody, to url: URL, with client: Client) async throws -> Int {
         switch client {
         case .urlSession:
             var request = URLRequest(url: url)
             request.httpMethod = "POST"
-            let (data, _) = try await urlSession.upload(for: request, from: body)
+            let (data, _) = switch body {
+            case .data(let data): try await urlSession.upload(for: request, from: data)
+            case .file(let file): try await urlSession.upload(for: request, fromFile: file)
+            }
             return Int(String(decoding: data, as: UTF8.self)) ?? -1
         case .net, .netAHC:
             let request = try NetworkRequest(url: url, httpMethod: .post)
             let session = client == .net ? net : netAHC
-            return Int(String(decoding: try await session.requestUpload(for: request, from: body).data, as: UTF8.self)) ?? -1
+            let response = switch body {
+            case .data(let data): try await session.requestUpload(for: request, from: data)
+            case .file(let file): try await session.requestUpload(for: request, fromFile: file)
+            }
+            return Int(String(decoding: response.data, as: UTF8.self)) ?? -1
         case .asyncHTTPClient:
             var request = HTTPClientRequest(url: url.absoluteString)
             request.method = .POST
-            // From the same `Data` as the others: the copy into a ByteBuffer is part of the call.
-            request.body = .bytes(ByteBuffer(bytes: body))
+            switch body {
+            case .data(let data):
+                // From the same `Data` as the others: the copy into a ByteBuffer is part of the call.
+                request.body = .bytes(ByteBuffer(bytes: data))
+            case .file(let file):
+                request.body = .stream(FileChunks(url: file), length: .known(Int64(try size(of: file))))
+            }
             let response = try await ahc.execute(request, timeout: .seconds(60))
             return Int(String(buffer: try await response.body.collect(upTo: 1 << 20))) ?? -1
         }
