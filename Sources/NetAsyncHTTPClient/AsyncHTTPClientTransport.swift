@@ -126,7 +126,8 @@ public final class AsyncHTTPClientTransport: Transport {
             if !headers.contains(name: "Host") { headers.add(name: "Host", value: Self.authority(of: request.url)) }
         }
         let readsWhole = request.collectsBodyInMemory
-        let upload = try UploadChunks.body(for: request.body, whole: readsWhole, progress: progress, record: record)
+        let upload = try UploadChunks.body(for: request.body, whole: readsWhole, progress: progress, record: record,
+                                           loops: client.eventLoopGroup)
         if !readsWhole || upload.streamed != nil {  // the async API (see above)
             var outgoing = HTTPClientRequest(url: url.absoluteString)
             outgoing.method = HTTPMethod(rawValue: request.httpMethod.rawValue)

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import NetCore
 
 /// A piece of an encoded form: framing and in-memory bodies, or a file read when its turn comes.
 enum MultipartSegment: Sendable {
