@@ -12,7 +12,7 @@
 // net-ahc-send (the transport alone, and with Transport.send), raw-urlsession, raw-urlsession-delegate, net-urlsession,
 // net-urlsession-client, every one with the same 64-connection pool, no redirects, no cookies or
 // cache, a 60 s whole-call limit and the same decompression setting (see LoadClients.swift). Workloads: seq (small GETs one after another), par64 (64 in
-// flight). Each run prints requests/s, the client process's CPU µs, context switches and minor
+// flight), get100mb (100 MiB bodies into memory, one after another). Each run prints requests/s, the client process's CPU µs, context switches and minor
 // page faults per request; the last line is the median of the runs with min–max. `openapi` drives the generated OpenAPI client on
 // net-ahc, openapi-ahc (swift-openapi-async-http-client), net-urlsession or openapi-urlsession
 // (see OpenAPILoad.swift).
@@ -24,7 +24,7 @@ let arguments = CommandLine.arguments.dropFirst()
 func usage() -> Never {
     FileHandle.standardError.write(Data("""
         usage: NetLoad server
-               NetLoad run <client> <seq|par64> <base URL> [requests] [runs]
+               NetLoad run <client> <seq|par64|get100mb> <base URL> [requests] [runs]
                clients: raw-ahc net-ahc net-ahc-client net-ahc-exchange net-ahc-send raw-urlsession raw-urlsession-delegate net-urlsession net-urlsession-client
                NetLoad session <canned|canned-client|stub|client> [requests] [runs] [in flight]
                NetLoad sse-latency <net-ahc|net-urlsession> <base URL> [events] [runs]
@@ -110,6 +110,12 @@ case "run":
     case "seq":
         try await measure(label: label, requests: requests, runs: runs) {
             for _ in 0..<requests { _ = try await client.get(small) }
+        }
+    case "get100mb":
+        // `requests` 100 MB bodies read into memory one after another, per run.
+        let big = url.appendingPathComponent("bytes/\(100 << 20)")
+        try await measure(label: label, requests: requests, runs: runs) {
+            for _ in 0..<requests { _ = try await client.get(big) }
         }
     case "par64":
         try await measure(label: label, requests: requests, runs: runs) {
