@@ -21,6 +21,17 @@ public struct NetworkHeaders: Sendable, Hashable, RandomAccessCollection, Custom
         fields = try headers.map { try $0.validated() }
     }
 
+    /// Validates and keeps the fields in order; throws on the first invalid one.
+    ///
+    /// The same for an array: called from another module, the generic initialiser runs
+    /// unspecialised (every response a transport builds passes here).
+    public init(_ headers: [NetworkHeader]) throws {
+        var fields: [NetworkHeader] = []
+        fields.reserveCapacity(headers.count)
+        for header in headers { fields.append(try header.validated()) }
+        self.fields = fields
+    }
+
     /// The position of the first field.
     public var startIndex: Int { fields.startIndex }
     /// The position after the last field.
@@ -104,11 +115,22 @@ public struct NetworkHeaders: Sendable, Hashable, RandomAccessCollection, Custom
     /// Compared byte by byte, folding ASCII case, without building lower-cased copies: every
     /// lookup of every request and response comes here.
     static func sameName(_ lhs: String, _ rhs: String) -> Bool {
-        lhs.utf8.count == rhs.utf8.count && zip(lhs.utf8, rhs.utf8).allSatisfy { folded($0) == folded($1) }
+        guard lhs.utf8.count == rhs.utf8.count else { return false }
+        // Over the contiguous bytes where both strings have them (native and small strings do):
+        // every lookup of every field by name passes here, and stepping two UTF-8 views in
+        // lockstep cost several times as much.
+        let compared = lhs.utf8.withContiguousStorageIfAvailable { left in
+            rhs.utf8.withContiguousStorageIfAvailable { right in
+                for index in left.indices where folded(left[index]) != folded(right[index]) { return false }
+                return true
+            }
+        }
+        if let compared = compared ?? nil { return compared }
+        return zip(lhs.utf8, rhs.utf8).allSatisfy { folded($0) == folded($1) }
     }
 
     private static func folded(_ byte: UInt8) -> UInt8 {
-        (65...90).contains(byte) ? byte + 32 : byte
+        byte &- 65 < 26 ? byte | 0x20 : byte  // A–Z to a–z: the unsigned difference wraps for bytes below A
     }
 
     /// Header names are ASCII tokens, so ASCII folding is exact and avoids locale rules.

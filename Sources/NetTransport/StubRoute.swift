@@ -20,6 +20,7 @@ struct StubRoute: Sendable {
 
     func matches(_ request: NetworkRequest) -> Bool {
         if let method, method != request.httpMethod { return false }
+        if segments.count == 1 && segments[0] == "*" { return true }  // any path: no need to decode it
         let path = request.url.path.split(separator: "/", omittingEmptySubsequences: true)
         for (index, segment) in segments.enumerated() {
             if segment == "*" && index == segments.count - 1 { return true }
