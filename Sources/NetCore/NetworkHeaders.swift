@@ -114,7 +114,7 @@ public struct NetworkHeaders: Sendable, Hashable, RandomAccessCollection, Custom
 
     /// Compared byte by byte, folding ASCII case, without building lower-cased copies: every
     /// lookup of every request and response comes here.
-    static func sameName(_ lhs: String, _ rhs: String) -> Bool {
+    package static func sameName(_ lhs: String, _ rhs: String) -> Bool {
         guard lhs.utf8.count == rhs.utf8.count else { return false }
         // Over the contiguous bytes where both strings have them (native and small strings do):
         // every lookup of every field by name passes here, and stepping two UTF-8 views in

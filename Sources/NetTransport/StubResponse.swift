@@ -30,18 +30,25 @@ public struct StubResponse: Sendable {
     /// A UTF-8 text response, labelled `text/plain; charset=utf-8` unless `headers` set another
     /// `Content-Type` (`text/event-stream`, say).
     public static func text(_ text: String, status: HTTPCode = .ok, headers: [NetworkHeader] = []) -> StubResponse {
-        .status(status, headers: labelled("text/plain; charset=utf-8", headers), body: Data(text.utf8))
+        .status(status, headers: labelled("text/plain; charset=utf-8", headers), body: utf8Data(text))
     }
 
     /// A JSON response from JSON text, labelled `application/json` unless `headers` set another
     /// `Content-Type`.
     public static func json(_ json: String, status: HTTPCode = .ok, headers: [NetworkHeader] = []) -> StubResponse {
-        .status(status, headers: labelled("application/json", headers), body: Data(json.utf8))
+        .status(status, headers: labelled("application/json", headers), body: utf8Data(json))
+    }
+
+    /// The text's UTF-8 bytes, copied at once (`Data(text.utf8)` goes through dynamic casts first:
+    /// a handler that answers with `.text(…)` makes one per request).
+    private static func utf8Data(_ text: String) -> Data {
+        var text = text
+        return text.withUTF8 { Data($0) }
     }
 
     /// `headers`, led by `Content-Type: contentType` when they set none: one field, never two.
     private static func labelled(_ contentType: String, _ headers: [NetworkHeader]) -> [NetworkHeader] {
-        headers.contains { $0.name.lowercased() == "content-type" } ? headers : [.header(key: "Content-Type", value: contentType)] + headers
+        headers.contains { NetworkHeaders.sameName($0.name, "Content-Type") } ? headers : [.header(key: "Content-Type", value: contentType)] + headers
     }
 
     /// A JSON response encoding `value` (keys sorted), labelled `application/json`.

@@ -74,15 +74,15 @@ struct CallDeadline: Sendable {
         }
         alarm.attach(attempt: attempt)
         arm(alarm, after: left)
-        let outcome = await withTaskCancellationHandler {
-            await attempt.result
-        } onCancel: {
-            attempt.cancel()
-        }
-        switch outcome {
-        case .success(let result):
-            return result
-        case .failure(let error):
+        // `value`, not `result`: the generic `Result` of `result` had its metadata looked up
+        // at run time on every call.
+        do {
+            return try await withTaskCancellationHandler {
+                try await attempt.value
+            } onCancel: {
+                attempt.cancel()
+            }
+        } catch {
             // Failed because the alarm cancelled it, unless the caller was cancelled too.
             guard alarm.rang else { throw error }
             try Task.checkCancellation()
