@@ -88,7 +88,7 @@ public actor NetworkClient: NetworkSession {
             transport: transport, maximumRetryCount: max(0, maximumRetryCount), redirectPolicy: redirectPolicy,
             timeout: timeout, attemptTimeout: attemptTimeout, clock: clock,
             callInterceptors: interceptors.compactMap { $0 as? any NetworkCallInterceptor },
-            observesAttempts: !interceptors.isEmpty)
+            observesAttempts: !interceptors.isEmpty, keepsRetryLedger: !interceptors.isEmpty)
     }
 
     /// Runs every interceptor's ``NetworkInterceptor/interceptRequest(_:)`` in order. Nonisolated,

@@ -30,13 +30,16 @@ final class SessionSettings: Sendable {
     /// `interceptResponse`, or a client's interceptors. Without, a call skips both (a client's
     /// would change nothing), its retry ledger and the metrics copy they would see.
     let observesAttempts: Bool
+    /// Whether a call keeps a ``RetryLedger``: only a ``NetworkClient``'s interceptors count their
+    /// own retries in it; a session of your own would pay for one per call that nothing reads.
+    let keepsRetryLedger: Bool
     /// The clock, when it is `ContinuousClock` (nearly always): checked once here, not by a
     /// dynamic cast in every call.
     let continuousClock: ContinuousClock?
 
     init(transport: any Transport, maximumRetryCount: Int, redirectPolicy: RedirectPolicy, timeout: Duration,
          attemptTimeout: Duration?, clock: any Clock<Duration>, callInterceptors: [any NetworkCallInterceptor],
-         observesAttempts: Bool) {
+         observesAttempts: Bool, keepsRetryLedger: Bool) {
         self.transport = transport
         self.maximumRetryCount = maximumRetryCount
         self.redirectPolicy = redirectPolicy
@@ -45,6 +48,7 @@ final class SessionSettings: Sendable {
         self.clock = clock
         self.callInterceptors = callInterceptors
         self.observesAttempts = observesAttempts
+        self.keepsRetryLedger = keepsRetryLedger
         continuousClock = clock as? ContinuousClock
     }
 }
@@ -54,7 +58,7 @@ extension NetworkSession {
     func settings() -> SessionSettings {
         SessionSettings(transport: transport, maximumRetryCount: maximumRetryCount, redirectPolicy: redirectPolicy,
                         timeout: timeout, attemptTimeout: attemptTimeout, clock: clock,
-                        callInterceptors: [], observesAttempts: true)
+                        callInterceptors: [], observesAttempts: true, keepsRetryLedger: false)
     }
 
     /// A call whose response is read whole.
@@ -131,7 +135,7 @@ extension NetworkSession {
         let transport = settings.transport
         let report: TransportProgressHandler? = if let progress { { event in progress.yield(event) } } else { nil }
         let redirects = RedirectStage(policy: settings.redirectPolicy)
-        let ledger = settings.observesAttempts ? RetryLedger() : nil
+        let ledger = settings.keepsRetryLedger ? RetryLedger() : nil
         var retryNumber = 0
         while true {
             try Task.checkCancellation()
@@ -162,12 +166,16 @@ extension NetworkSession {
                 metrics.attemptFailed(error, retryNumber: retryNumber, request: request)
             }
             let decision: NetworkSessionInterceptionResult
-            if let ledger {
+            if settings.observesAttempts {
                 do {
                     // The interceptors see the metrics so far, this attempt's included.
                     let seen = result.map { $0.with(metrics.snapshot()) }
-                    decision = try await RetryLedger.$current.withValue(ledger) {
-                        try await interceptResponse(networkSession: self, originalRequest: sent, retryNumber: retryNumber, result: seen)
+                    if let ledger {
+                        decision = try await RetryLedger.$current.withValue(ledger) {
+                            try await interceptResponse(networkSession: self, originalRequest: sent, retryNumber: retryNumber, result: seen)
+                        }
+                    } else {
+                        decision = try await interceptResponse(networkSession: self, originalRequest: sent, retryNumber: retryNumber, result: seen)
                     }
                 } catch {
                     staging.discard()
