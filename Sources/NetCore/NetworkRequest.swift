@@ -74,13 +74,10 @@ public struct NetworkRequest: Sendable, CustomStringConvertible {
     }
     /// The session reads this request's response whole into memory (`requestData`): only such
     /// a call may share an exchange with identical ones (`SharedRequestsTransport`).
-    package var collectsBodyInMemory: Bool {
-        get { storage.collectsBodyInMemory }
-        set {
-            guard newValue != storage.collectsBodyInMemory else { return }  // set on every call, mostly to what it is
-            uniqueStorage().collectsBodyInMemory = newValue
-        }
-    }
+    ///
+    /// Stored beside the shared storage, not in it: the session sets it on every `requestData`
+    /// call, and in the storage each call copied the caller's request first.
+    package var collectsBodyInMemory = false
 
     /// The box, copied first if another request shares it.
     private mutating func uniqueStorage() -> NetworkRequestStorage {

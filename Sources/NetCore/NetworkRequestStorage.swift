@@ -20,7 +20,6 @@ final class NetworkRequestStorage: @unchecked Sendable {
     var cachePolicy: NetworkCachePolicy = .useProtocolCachePolicy
     var secretQueryKeys: Set<String>
     var credentialGeneration: Int?
-    var collectsBodyInMemory = false
     /// Whether ``url`` met `validate()`'s rules when it was set: checking a URL reads its text,
     /// and the initialisers and every transport validate each request.
     var urlPassedValidation = false
@@ -44,7 +43,6 @@ final class NetworkRequestStorage: @unchecked Sendable {
         cachePolicy = other.cachePolicy
         secretQueryKeys = other.secretQueryKeys
         credentialGeneration = other.credentialGeneration
-        collectsBodyInMemory = other.collectsBodyInMemory
         urlPassedValidation = other.urlPassedValidation
     }
 }
