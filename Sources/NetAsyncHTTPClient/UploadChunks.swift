@@ -13,8 +13,8 @@ import NIOCore
 /// the event loop gets to run (a file in the page cache, on a busy core) would pile pieces up in
 /// the event loop's queue meanwhile: 35 MB more at the peak of a 100 MB upload with the client on
 /// one core. So after every ``drainInterval`` bytes the iterator waits until each event loop has
-/// run what was queued before it, which bounds what is queued to that many bytes plus the socket's
-/// own buffer.
+/// run what was queued before it, which bounds what is queued to about that many bytes (plus the
+/// piece in hand and what the channel holds before it pauses the upload).
 struct UploadChunks: AsyncSequence, Sendable {
     typealias Element = ByteBuffer
 
@@ -126,7 +126,10 @@ struct UploadChunks: AsyncSequence, Sendable {
         mutating func next() async throws -> ByteBuffer? {
             if undrained >= UploadChunks.drainInterval {
                 undrained = 0
-                for loop in loops.makeIterator() { try await loop.submit {}.get() }
+                // All loops at once (the client's group is SwiftNIO's process-wide one, whose
+                // loops may be busy with other connections), waiting for the slowest.
+                let caughtUp = loops.makeIterator().map { $0.submit {} }
+                for loop in caughtUp { try await loop.get() }
             }
             let piece: ByteBuffer?
             switch state {
@@ -139,8 +142,8 @@ struct UploadChunks: AsyncSequence, Sendable {
                     piece = nil
                 }
             case .file(let url, let open):
-                // The length was the file's size when the request was built: a file that changes
-                // size while it is sent fails the upload instead of sending something else.
+                // The length is the file's size when this send started: a file that changes size
+                // while it is sent fails the upload instead of sending something else.
                 let reader = try open ?? FileChunkReader(url: url, expectedSize: length ?? 0)
                 var buffer = ByteBuffer()
                 buffer.reserveCapacity(UploadChunks.chunkSize)

@@ -10,8 +10,9 @@ import Darwin
 #endif
 
 /// Reads a request body's file piece by piece with `read(2)`, holding one piece at a time, and
-/// insists the file still has the size it had when the request was built: a file that shrinks or
-/// grows while it is sent is an error, never a truncated upload that looks like success.
+/// insists the file still has the size it was opened with (when the form was built, or when the
+/// send started): a file that shrinks or grows while it is sent is an error, never a truncated
+/// upload that looks like success.
 ///
 /// Shared by the multipart encoder and AsyncHTTPClientTransport's uploads, which read straight
 /// into the buffer they send (``read(into:)``) rather than through a `Data` copied once more.
@@ -39,7 +40,10 @@ package final class FileChunkReader {
 
     /// Up to `maximum` more bytes, or `nil` once exactly `expectedSize` bytes were read.
     package func read(maximum: Int) throws -> Data? {
-        guard bytesRead < expectedSize else { return try readEnd().map { _ in Data() } }
+        guard bytesRead < expectedSize else {
+            try readEnd()
+            return nil
+        }
         var chunk = Data(count: Int(min(Int64(maximum), expectedSize - bytesRead)))
         let count = try chunk.withUnsafeMutableBytes { try read(into: $0) ?? 0 }
         if count < chunk.count { chunk.removeSubrange(count..<chunk.count) }
@@ -49,7 +53,10 @@ package final class FileChunkReader {
     /// Reads up to `buffer.count` more bytes into `buffer` and returns how many (at least one),
     /// or `nil` once exactly `expectedSize` bytes were read.
     package func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int? {
-        guard bytesRead < expectedSize else { return try readEnd() }
+        guard bytesRead < expectedSize else {
+            try readEnd()
+            return nil
+        }
         let wanted = Int(min(Int64(buffer.count), expectedSize - bytesRead))
         let count = readRetrying(buffer.baseAddress, wanted)
         guard count >= 0 else {
@@ -60,11 +67,14 @@ package final class FileChunkReader {
         return count
     }
 
-    /// The end, once the file is known not to have grown.
-    private func readEnd() throws -> Int? {
+    /// Checks that the file ends where it should: not grown, and still readable.
+    private func readEnd() throws {
         var probe: UInt8 = 0
-        guard readRetrying(&probe, 1) == 0 else { throw changed("grew past") }
-        return nil
+        let count = readRetrying(&probe, 1)
+        guard count >= 0 else {
+            throw NetworkError.request(.unreadableBodyFile(path: path, reason: String(cString: strerror(errno))))
+        }
+        guard count == 0 else { throw changed("grew past") }
     }
 
     private func readRetrying(_ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {

@@ -78,9 +78,8 @@ extension NetworkSession {
     ) async throws -> CallOutcome {
         var request = try convertible.asNetworkRequest()
         if case .upload(let body?) = call { request.body = body }
-        // Marked here, where the request is mostly still unshared, so that marking each attempt's
-        // request finds it done instead of copying the request.
-        if case .data = call { request.collectsBodyInMemory = true }
+        // Set either way: a request taken from an earlier response may carry the mark.
+        if case .data = call { request.collectsBodyInMemory = true } else { request.collectsBodyInMemory = false }
         let settings: SessionSettings
         // A cast to the one class, not to a protocol, which would look up a conformance per call.
         if let fixed = (self as? NetworkClient)?.fixedSettings {
@@ -217,7 +216,7 @@ extension NetworkSession {
         var sent = request
         do {
             if intercepts { sent = try await interceptRequest(networkSession: self, originalRequest: request).asNetworkRequest() }
-            if case .data = call { sent.collectsBodyInMemory = true }
+            if case .data = call { sent.collectsBodyInMemory = true } else { sent.collectsBodyInMemory = false }
         } catch is CancellationError {
             throw CancellationError()
         } catch {

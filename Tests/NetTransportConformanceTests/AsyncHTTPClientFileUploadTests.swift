@@ -20,7 +20,11 @@ struct AsyncHTTPClientFileUploadTests {
         let file = try TransportConformance.temporaryFile(body)
         defer { try? FileManager.default.removeItem(at: file) }
         let changed = LockedValue(false)
-        let request = try await TransportConformance.request("/echo", method: .put, body: .file(file))
+        // `/echo` holds its answer until the send has ended: AsyncHTTPClient accepts a response
+        // that comes while the body is still being sent, which would hide the body's error.
+        let key = "upload-\(UUID().uuidString)"
+        defer { StreamingEvents.shared.release(key) }
+        let request = try await TransportConformance.request("/echo?hold=\(key)", method: .put, body: .file(file))
         do {
             _ = try await Self.transport.send(request) { progress in
                 guard progress.direction == .upload, changed.withLock({ done in defer { done = true }; return !done }) else { return }

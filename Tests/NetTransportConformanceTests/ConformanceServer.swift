@@ -32,6 +32,11 @@ enum ConformanceServer {
             router.on("/echo", method: method) { request, _ -> Response in
                 var body = Data()
                 for try await part in request.body { body.append(contentsOf: part.readableBytesView) }
+                if let key = request.uri.queryParameters.get("hold") {
+                    // Answers only once the test has released `key`: a client whose upload fails
+                    // at its very end must see its own error, not a 200 that came first.
+                    while !StreamingEvents.shared.isReleased(key) { try await Task.sleep(for: .milliseconds(2)) }
+                }
                 var lines = ["\(request.method.rawValue)|\(request.uri.path)|\(request.uri.query ?? "")|\(body.count)|\(hash(body))"]
                 for field in request.headers { lines.append("\(field.name.rawName): \(field.value)") }
                 return Response(status: .ok, headers: [.contentType: "text/plain"], body: ResponseBody(byteBuffer: ByteBuffer(string: lines.joined(separator: "\n"))))

@@ -20,6 +20,23 @@ struct NetworkSessionLoopTests {
         #expect(try await networkSession.requestData(for: "https://api.example.com/other").statusCode == 404)
     }
 
+    @Test("a request taken from a data response is not read whole when it is streamed, downloaded or sent to a file")
+    func readWholeMarkIsPerCall() async throws {
+        let stub = StubTransport { _ in .text("ok") }
+        let client = NetworkClient(transport: stub)
+        let data = try await client.requestData(for: "https://api.example.com/items")
+        #expect(stub.requests.last?.request.collectsBodyInMemory == true)
+        // The response's request carries the mark of its call; a stream of it must not be
+        // shared with identical GETs or read whole (SharedRequestsTransport, TaskBridge).
+        let stream = try await client.requestStream(for: data.originalRequest)
+        for try await _ in stream.body {}
+        #expect(stub.requests.last?.request.collectsBodyInMemory == false)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("net-mark-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: file) }
+        _ = try await stub.send(data.originalRequest, to: .file(file))
+        #expect(stub.requests.last?.request.collectsBodyInMemory == false)
+    }
+
     @Test("every attempt is intercepted exactly once, and a retry goes through interceptRequest again")
     func interceptionCounts() async throws {
         let stub = StubTransport()

@@ -20,7 +20,8 @@ extension Transport {
         var request = request
         // Read whole into memory, as `requestData` reads it: a transport may hand such a body over
         // in fewer hand-offs (URLSessionTransport, AsyncHTTPClientTransport).
-        if case .memory = destination { request.collectsBodyInMemory = true }
+        // Set either way: a request taken from an earlier response may carry the mark.
+        if case .memory = destination { request.collectsBodyInMemory = true } else { request.collectsBodyInMemory = false }
         return try await CallDeadline(request: request, timeout: timeout, clock: ContinuousClock()).run { [request] in
             let response = try await RedirectStage(policy: redirectPolicy).exchange(request, through: self, progress: progress).response
             return try await BodyCollector(destination: destination, limit: responseLimits.maximumInMemoryBodySize, progress: progress)
