@@ -10,6 +10,12 @@ enum SessionCall: Sendable {
     /// The head, with the body left for the caller to read.
     case stream
 
+    /// Whether the call reads the body whole into memory: what its requests are marked with
+    /// (``NetworkRequest/collectsBodyInMemory``).
+    var readsWhole: Bool {
+        if case .data = self { true } else { false }
+    }
+
     /// Thrown if a call ever produced a response of another kind; the loop below cannot do that.
     static let mismatch = NetworkError.transport(.other("internal error: the session produced a response of the wrong kind"))
 }
@@ -79,7 +85,7 @@ extension NetworkSession {
         var request = try convertible.asNetworkRequest()
         if case .upload(let body?) = call { request.body = body }
         // Set either way: a request taken from an earlier response may carry the mark.
-        if case .data = call { request.collectsBodyInMemory = true } else { request.collectsBodyInMemory = false }
+        request.collectsBodyInMemory = call.readsWhole
         let settings: SessionSettings
         // A cast to the one class, not to a protocol, which would look up a conformance per call.
         if let fixed = (self as? NetworkClient)?.fixedSettings {
@@ -216,7 +222,7 @@ extension NetworkSession {
         var sent = request
         do {
             if intercepts { sent = try await interceptRequest(networkSession: self, originalRequest: request).asNetworkRequest() }
-            if case .data = call { sent.collectsBodyInMemory = true } else { sent.collectsBodyInMemory = false }
+            sent.collectsBodyInMemory = call.readsWhole  // an interceptor may have made a new request
         } catch is CancellationError {
             throw CancellationError()
         } catch {

@@ -21,7 +21,7 @@ extension Transport {
         // Read whole into memory, as `requestData` reads it: a transport may hand such a body over
         // in fewer hand-offs (URLSessionTransport, AsyncHTTPClientTransport).
         // Set either way: a request taken from an earlier response may carry the mark.
-        if case .memory = destination { request.collectsBodyInMemory = true } else { request.collectsBodyInMemory = false }
+        request.collectsBodyInMemory = if case .memory = destination { true } else { false }
         return try await CallDeadline(request: request, timeout: timeout, clock: ContinuousClock()).run { [request] in
             let response = try await RedirectStage(policy: redirectPolicy).exchange(request, through: self, progress: progress).response
             return try await BodyCollector(destination: destination, limit: responseLimits.maximumInMemoryBodySize, progress: progress)
