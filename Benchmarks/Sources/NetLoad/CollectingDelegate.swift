@@ -13,7 +13,7 @@ import Synchronization
 final class CollectingDelegate: NSObject, URLSessionDataDelegate, Sendable {
     private struct Collection: Sendable {
         var body = Data()
-        var continuation: CheckedContinuation<Int, any Error>
+        var continuation: CheckedContinuation<Data, any Error>
     }
 
     private let collections = Mutex<[Int: Collection]>([:])
@@ -21,8 +21,18 @@ final class CollectingDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// Starts a data task for `request` on `session` (whose delegate this is) and returns the
     /// length of the body once the task completes.
     func get(_ request: URLRequest, on session: URLSession) async throws -> Int {
-        try await withCheckedThrowingContinuation { continuation in
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data, any Error>) in
             let task = session.dataTask(with: request)
+            collections.withLock { $0[task.taskIdentifier] = Collection(continuation: continuation) }
+            task.resume()
+        }.count
+    }
+
+    /// Uploads the file at `file` with `request` on `session` (whose delegate this is) and returns
+    /// the response body.
+    func upload(_ request: URLRequest, fromFile file: URL, on session: URLSession) async throws -> Data {
+        try await withCheckedThrowingContinuation { continuation in
+            let task = session.uploadTask(with: request, fromFile: file)
             collections.withLock { $0[task.taskIdentifier] = Collection(continuation: continuation) }
             task.resume()
         }
@@ -42,7 +52,7 @@ final class CollectingDelegate: NSObject, URLSessionDataDelegate, Sendable {
         if let error {
             collection.continuation.resume(throwing: error)
         } else {
-            collection.continuation.resume(returning: collection.body.count)
+            collection.continuation.resume(returning: collection.body)
         }
     }
 

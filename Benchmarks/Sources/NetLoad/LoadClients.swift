@@ -76,6 +76,38 @@ enum LoadClient: String {
     }
 }
 
+extension LoadClient {
+    /// POSTs the file at `file` to `url` (the server answers with the length it counted) and
+    /// returns that length. The URLSession clients and Net's sessions only (the AsyncHTTPClient
+    /// peers' file uploads are in the ordo benchmarks).
+    func upload(file: URL, to url: URL) async throws -> Int {
+        switch self {
+        case .rawURLSession:
+            var request = URLRequest(url: url)
+            request.httpMethod = "POST"
+            request.timeoutInterval = 60
+            let (data, _) = try await Self.urlSession.upload(for: request, fromFile: file)
+            return Int(String(decoding: data, as: UTF8.self)) ?? -1
+        case .rawURLSessionDelegate:
+            var request = URLRequest(url: url)
+            request.httpMethod = "POST"
+            request.timeoutInterval = 60
+            let data = try await Self.collectingDelegate.upload(request, fromFile: file, on: Self.delegateURLSession)
+            return Int(String(decoding: data, as: UTF8.self)) ?? -1
+        case .netURLSession, .netURLSessionClient, .netAHC, .netAHCClient:
+            let request = try NetworkRequest(url: url, httpMethod: .post)
+            let response = switch self {
+            case .netURLSession: try await Self.netURLSessionSession.requestUpload(for: request, fromFile: file)
+            case .netURLSessionClient: try await Self.urlSessionNetworkClient.requestUpload(for: request, fromFile: file)
+            case .netAHC: try await Self.netAHCSession.requestUpload(for: request, fromFile: file)
+            default: try await Self.ahcNetworkClient.requestUpload(for: request, fromFile: file)
+            }
+            return Int(String(decoding: response.data, as: UTF8.self)) ?? -1
+        default:
+            throw NetworkError.transport(.other("\(rawValue) has no file upload workload"))
+        }
+    }
+}
 
 /// The session layer alone, without a network: `canned` (a session on a transport that returns
 /// one response), `canned-client` (NetworkClient, no interceptors, on that transport), `stub` (on StubTransport), `client` (NetworkClient with RetryPolicy on the stub).
