@@ -11,7 +11,8 @@ import Glibc
 ///   records `finished`) or the client closes the connection (records `closed-by-client`).
 /// - `/flood?key=K&size=S`: writes S bytes of the pattern as fast as the client takes them, on a
 ///   non-blocking socket: records `blocked` the first time the client's window is full (the client
-///   applies backpressure), then `finished`, or `closed-by-client`.
+///   applies backpressure), then `finished`, or `closed-by-client`. With `pace=1` it pauses 1 ms
+///   after every MiB, as a server that is not saturating loopback does.
 ///
 /// The pattern is byte i = i % 251, so a reader can check every byte without holding the body.
 extension FaultServer {
@@ -52,9 +53,17 @@ extension FaultServer {
             }
         default:
             var blocked = false
-            let written = Self.writePattern(connection, from: 0, count: size) {
-                if !blocked { record("blocked") }
-                blocked = true
+            let paced = query["pace"] == "1"
+            var written = true
+            var position = 0
+            while written, position < size {
+                let count = paced ? min(1 << 20, size - position) : size
+                written = Self.writePattern(connection, from: position, count: count) {
+                    if !blocked { record("blocked") }
+                    blocked = true
+                }
+                position += count
+                if paced { usleep(1_000) }
             }
             guard written else {
                 record("closed-by-client")

@@ -132,13 +132,18 @@ struct URLSessionTransportStreamingTests {
     }
 
     /// URLSession cannot hold a server back, so a reader that does not keep up is protected by a
-    /// cap on what may wait for it: a server sending 256 MiB to a reader that reads nothing.
+    /// cap on what may wait for it: a server sending 4 GiB to a reader that reads nothing. The
+    /// server pauses 1 ms per MiB: FoundationNetworking's `cancel()` waits for its work queue,
+    /// which a sender saturating loopback kept busy until the whole body had arrived (measured
+    /// with 256 MiB: 252 MiB read after the failure, `cancel()` returning after the completion;
+    /// Docs/Linux-notes.md). Should the transport not stop the task, the server sends all 4 GiB
+    /// (`finished`, not `closed-by-client`), which takes more than 4 s of pauses alone.
     @Test("a reader more than maximumSpooledBytes behind: the kept bytes, then unreadBacklog, and the connection closed")
     func backlogLimit() async throws {
         let key = UUID().uuidString
         let limit: Int64 = 4 << 20
         let client = NetworkClient(transport: URLSessionTransport(configuration: .init(maximumSpooledBytes: limit)))
-        let stream = try await client.requestStream(for: TransportStreaming.url("/flood?key=\(key)&size=268435456"))
+        let stream = try await client.requestStream(for: TransportStreaming.url("/flood?key=\(key)&size=4294967296&pace=1"))
         // Nothing is read until the server sees the close: the transport stopped on its own.
         #expect(await FaultServer.shared.wait(for: "closed-by-client", key: key, limit: TransportStreaming.hang),
                 "\(FaultServer.shared.events(key))")

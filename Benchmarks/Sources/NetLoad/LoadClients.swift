@@ -109,6 +109,33 @@ extension LoadClient {
     }
 }
 
+extension LoadClient {
+    /// GETs `url` into the file `destination` (raw URLSession: its own download file, then moved
+    /// there) and returns the file's size.
+    func download(_ url: URL, to destination: URL) async throws -> Int {
+        defer { try? FileManager.default.removeItem(at: destination) }
+        switch self {
+        case .rawURLSession:
+            var request = URLRequest(url: url)
+            request.timeoutInterval = 60
+            let (file, _) = try await Self.urlSession.download(for: request)
+            try? FileManager.default.removeItem(at: destination)
+            try FileManager.default.moveItem(at: file, to: destination)
+        case .netURLSession:
+            _ = try await Self.netURLSessionSession.requestDownload(for: url, to: destination)
+        case .netURLSessionClient:
+            _ = try await Self.urlSessionNetworkClient.requestDownload(for: url, to: destination)
+        case .netAHC:
+            _ = try await Self.netAHCSession.requestDownload(for: url, to: destination)
+        case .netAHCClient:
+            _ = try await Self.ahcNetworkClient.requestDownload(for: url, to: destination)
+        default:
+            throw NetworkError.transport(.other("\(rawValue) has no download workload"))
+        }
+        return (try FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? NSNumber)?.intValue ?? -1
+    }
+}
+
 /// The session layer alone, without a network: `canned` (a session on a transport that returns
 /// one response), `canned-client` (NetworkClient, no interceptors, on that transport), `stub` (on StubTransport), `client` (NetworkClient with RetryPolicy on the stub).
 struct SessionScenario {

@@ -12,7 +12,7 @@
 // net-ahc-send (the transport alone, and with Transport.send), raw-urlsession, raw-urlsession-delegate, net-urlsession,
 // net-urlsession-client, every one with the same 64-connection pool, no redirects, no cookies or
 // cache, a 60 s whole-call limit and the same decompression setting (see LoadClients.swift). Workloads: seq (small GETs one after another), par64 (64 in
-// flight), get100mb (100 MiB bodies into memory, one after another), upfile100mb (a 100 MiB file POSTed, one after another; URLSession and Net clients). Each run prints requests/s, the client process's CPU µs, context switches and minor
+// flight), get100mb (100 MiB bodies into memory, one after another), dlfile100mb (100 MiB bodies into a file; URLSession and Net clients), upfile100mb (a 100 MiB file POSTed, one after another; URLSession and Net clients). Each run prints requests/s, the client process's CPU µs, context switches and minor
 // page faults per request; the last line is the median of the runs with min–max. `openapi` drives the generated OpenAPI client on
 // net-ahc, openapi-ahc (swift-openapi-async-http-client), net-urlsession or openapi-urlsession
 // (see OpenAPILoad.swift).
@@ -25,7 +25,7 @@ let arguments = CommandLine.arguments.dropFirst()
 func usage() -> Never {
     FileHandle.standardError.write(Data("""
         usage: NetLoad server
-               NetLoad run <client> <seq|par64|get100mb|upfile100mb> <base URL> [requests] [runs]
+               NetLoad run <client> <seq|par64|get100mb|dlfile100mb|upfile100mb> <base URL> [requests] [runs]
                clients: raw-ahc net-ahc net-ahc-client net-ahc-exchange net-ahc-send raw-urlsession raw-urlsession-delegate net-urlsession net-urlsession-client
                NetLoad session <canned|canned-client|stub|client> [requests] [runs] [in flight]
                NetLoad sse-latency <net-ahc|net-urlsession> <base URL> [events] [runs]
@@ -121,6 +121,16 @@ case "run":
         let big = url.appendingPathComponent("bytes/\(100 << 20)")
         try await measure(label: label, requests: requests, runs: runs) {
             for _ in 0..<requests { _ = try await client.get(big) }
+        }
+    case "dlfile100mb":
+        // `requests` 100 MiB bodies into a file, one after another, per run.
+        let big = url.appendingPathComponent("bytes/\(100 << 20)")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("netload-download-\(getpid())")
+        try await measure(label: label, requests: requests, runs: runs) {
+            for _ in 0..<requests {
+                let size = try await client.download(big, to: file)
+                guard size == 100 << 20 else { throw NetworkError.transport(.other("downloaded \(size) bytes")) }
+            }
         }
     case "upfile100mb":
         // `requests` uploads of a 100 MiB file, one after another, per run.
