@@ -138,8 +138,10 @@ extension URLSessionTransport {
         /// The most body bytes that may arrive ahead of the reader: libcurl cannot be paused, so
         /// what the reader has not taken waits in 1 MiB of memory, then in an unlinked temporary
         /// file. Past this backlog the body fails with
-        /// ``NetworkError/ResponseBodyLimit/unreadBacklog(bytes:)`` and the connection is closed,
-        /// so a fast server cannot fill the disk behind a slow reader. 1 GiB by default; `nil`
+        /// ``NetworkError/ResponseBodyLimit/unreadBacklog(bytes:)`` and the task is cancelled,
+        /// which closes the connection (against a server sending as fast as loopback allows,
+        /// FoundationNetworking's `cancel()` can wait until the body has ended; the bytes are
+        /// dropped as they come), so a fast server cannot fill the disk behind a slow reader. 1 GiB by default; `nil`
         /// for no limit. (`requestDownload` and `requestData` read as fast as bytes come.)
         public var maximumSpooledBytes: Int64?
 

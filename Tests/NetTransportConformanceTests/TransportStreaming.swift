@@ -131,6 +131,28 @@ struct URLSessionTransportStreamingTests {
         try await check.run { URLSessionTransport() }
     }
 
+    /// The same cap against a server sending as fast as loopback allows (256 MiB, no pauses): the
+    /// kept bytes, then `unreadBacklog`. Whether the connection closes early is not checked here:
+    /// FoundationNetworking's `cancel()` can wait until such a body has ended (the paced test below
+    /// checks the close).
+    @Test("a saturating server and a reader more than maximumSpooledBytes behind: the kept bytes, then unreadBacklog")
+    func backlogLimitSaturating() async throws {
+        let limit: Int64 = 4 << 20
+        let client = NetworkClient(transport: URLSessionTransport(configuration: .init(maximumSpooledBytes: limit)))
+        let key = UUID().uuidString
+        let stream = try await client.requestStream(for: TransportStreaming.url("/flood?key=\(key)&size=268435456"))
+        // Nothing is read until the server is done, by the end of its body or by the close: far
+        // past the limit either way.
+        let clock = ContinuousClock()
+        let end = clock.now + TransportStreaming.hang
+        while clock.now < end, !FaultServer.shared.events(key).contains(where: { $0 == "finished" || $0 == "closed-by-client" }) {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(FaultServer.shared.events(key).last.map { $0 == "finished" || $0 == "closed-by-client" } == true,
+                "\(FaultServer.shared.events(key))")
+        try await Self.expectKeptThenBacklog(stream, limit: limit)
+    }
+
     /// URLSession cannot hold a server back, so a reader that does not keep up is protected by a
     /// cap on what may wait for it: a server sending 4 GiB to a reader that reads nothing. The
     /// server pauses 1 ms per MiB: FoundationNetworking's `cancel()` waits for its work queue,
@@ -147,6 +169,11 @@ struct URLSessionTransportStreamingTests {
         // Nothing is read until the server sees the close: the transport stopped on its own.
         #expect(await FaultServer.shared.wait(for: "closed-by-client", key: key, limit: TransportStreaming.hang),
                 "\(FaultServer.shared.events(key))")
+        try await Self.expectKeptThenBacklog(stream, limit: limit)
+    }
+
+    /// Every byte kept arrives, in order, then the body fails with `unreadBacklog` naming `limit`.
+    static func expectKeptThenBacklog(_ stream: NetworkStreamResponse, limit: Int64) async throws {
         var received = 0
         var intact = true
         var failure: (any Error)?
