@@ -131,35 +131,16 @@ struct URLSessionTransportStreamingTests {
         try await check.run { URLSessionTransport() }
     }
 
-    /// The same cap against a server sending as fast as loopback allows (256 MiB, no pauses): the
-    /// kept bytes, then `unreadBacklog`. Whether the connection closes early is not checked here:
-    /// FoundationNetworking's `cancel()` can wait until such a body has ended (the paced test below
-    /// checks the close).
-    @Test("a saturating server and a reader more than maximumSpooledBytes behind: the kept bytes, then unreadBacklog")
-    func backlogLimitSaturating() async throws {
-        let limit: Int64 = 4 << 20
-        let client = NetworkClient(transport: URLSessionTransport(configuration: .init(maximumSpooledBytes: limit)))
-        let key = UUID().uuidString
-        let stream = try await client.requestStream(for: TransportStreaming.url("/flood?key=\(key)&size=268435456"))
-        // Nothing is read until the server is done, by the end of its body or by the close: far
-        // past the limit either way.
-        let clock = ContinuousClock()
-        let end = clock.now + TransportStreaming.hang
-        while clock.now < end, !FaultServer.shared.events(key).contains(where: { $0 == "finished" || $0 == "closed-by-client" }) {
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        #expect(FaultServer.shared.events(key).last.map { $0 == "finished" || $0 == "closed-by-client" } == true,
-                "\(FaultServer.shared.events(key))")
-        try await Self.expectKeptThenBacklog(stream, limit: limit)
-    }
-
     /// URLSession cannot hold a server back, so a reader that does not keep up is protected by a
     /// cap on what may wait for it: a server sending 4 GiB to a reader that reads nothing. The
     /// server pauses 1 ms per MiB: FoundationNetworking's `cancel()` waits for its work queue,
     /// which a sender saturating loopback kept busy until the whole body had arrived (measured
     /// with 256 MiB: 252 MiB read after the failure, `cancel()` returning after the completion;
     /// Docs/Linux-notes.md). Should the transport not stop the task, the server sends all 4 GiB
-    /// (`finished`, not `closed-by-client`), which takes more than 4 s of pauses alone.
+    /// (`finished`, not `closed-by-client`), which takes more than 4 s of pauses alone. (An
+    /// unpaced variant that waited for the server to finish was tried and dropped: its 256 MiB,
+    /// read at full speed by a transfer whose cancel waited, held one of libdispatch's two threads
+    /// and made URLSession requests in the suites running beside it miss their 5 s deadlines in CI.)
     @Test("a reader more than maximumSpooledBytes behind: the kept bytes, then unreadBacklog, and the connection closed")
     func backlogLimit() async throws {
         let key = UUID().uuidString
