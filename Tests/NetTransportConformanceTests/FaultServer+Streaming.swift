@@ -12,7 +12,8 @@ import Glibc
 /// - `/flood?key=K&size=S`: writes S bytes of the pattern as fast as the client takes them, on a
 ///   non-blocking socket: records `blocked` the first time the client's window is full (the client
 ///   applies backpressure), then `finished`, or `closed-by-client`. With `pace=1` it pauses 1 ms
-///   after every MiB, as a server that is not saturating loopback does.
+///   after every MiB, as a server that is not saturating loopback does, and stops (recording
+///   `released`) once the test calls `release(K)`, so a failed test leaves no flood behind.
 ///
 /// The pattern is byte i = i % 251, so a reader can check every byte without holding the body.
 extension FaultServer {
@@ -57,6 +58,10 @@ extension FaultServer {
             var written = true
             var position = 0
             while written, position < size {
+                if paced, StreamingEvents.shared.isReleased(key) {
+                    record("released")
+                    return false
+                }
                 let count = paced ? min(1 << 20, size - position) : size
                 written = Self.writePattern(connection, from: position, count: count) {
                     if !blocked { record("blocked") }
@@ -74,10 +79,13 @@ extension FaultServer {
         return true
     }
 
+    /// 65,511 bytes of the pattern: a whole number of its periods.
+    private static let patternBlock = [UInt8]((0..<(251 * 261)).map { UInt8($0 % 251) })
+
     /// Writes `count` bytes of the pattern starting at `offset`, from one 64 KiB buffer; calls
     /// `onBlocked` whenever the socket's send buffer is full. False when the client went away.
     private static func writePattern(_ connection: Int32, from offset: Int, count: Int, onBlocked: () -> Void) -> Bool {
-        let block = [UInt8]((0..<(251 * 261)).map { UInt8($0 % 251) })  // 65,511 bytes: a whole number of periods
+        let block = patternBlock
         var position = offset
         let end = offset + count
         while position < end {

@@ -119,6 +119,7 @@ extension LoadClient {
             var request = URLRequest(url: url)
             request.timeoutInterval = 60
             let (file, _) = try await Self.urlSession.download(for: request)
+            defer { try? FileManager.default.removeItem(at: file) }  // gone once moved; there if the move failed
             try? FileManager.default.removeItem(at: destination)
             try FileManager.default.moveItem(at: file, to: destination)
         case .netURLSession:

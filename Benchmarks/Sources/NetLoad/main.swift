@@ -12,7 +12,7 @@
 // net-ahc-send (the transport alone, and with Transport.send), raw-urlsession, raw-urlsession-delegate, net-urlsession,
 // net-urlsession-client, every one with the same 64-connection pool, no redirects, no cookies or
 // cache, a 60 s whole-call limit and the same decompression setting (see LoadClients.swift). Workloads: seq (small GETs one after another), par64 (64 in
-// flight), get100mb (100 MiB bodies into memory, one after another), dlfile100mb (100 MiB bodies into a file; URLSession and Net clients), upfile100mb (a 100 MiB file POSTed, one after another; URLSession and Net clients). Each run prints requests/s, the client process's CPU µs, context switches and minor
+// flight), get100mb (100 MiB bodies into memory, one after another), dlfile100mb (100 MiB bodies into a file; raw-urlsession and the net-* sessions and clients), upfile100mb (a 100 MiB file POSTed, one after another; raw-urlsession, raw-urlsession-delegate and the net-* sessions and clients). Each run prints requests/s (ms/request below 100 requests/s), the client process's CPU µs, context switches and minor
 // page faults per request; the last line is the median of the runs with min–max. `openapi` drives the generated OpenAPI client on
 // net-ahc, openapi-ahc (swift-openapi-async-http-client), net-urlsession or openapi-urlsession
 // (see OpenAPILoad.swift).
@@ -58,7 +58,8 @@ func measure(label: String, requests: Int, runs: Int, _ body: @Sendable () async
                                 contextSwitchesPerRequest: Double(countsAfter.contextSwitches - counts.contextSwitches) / Double(requests),
                                 pageFaultsPerRequest: Double(countsAfter.pageFaults - counts.pageFaults) / Double(requests))
         figures.append(figure)
-        print("\(label) run \(run): \(Int(figure.requestsPerSecond)) req/s, \(format(figure.cpuMicrosecondsPerRequest)) µs CPU/request, "
+        let rate = figure.requestsPerSecond >= 100 ? "\(Int(figure.requestsPerSecond)) req/s" : "\(Int(1000 / figure.requestsPerSecond)) ms/request"
+        print("\(label) run \(run): \(rate), \(format(figure.cpuMicrosecondsPerRequest)) µs CPU/request, "
               + "\(format(figure.contextSwitchesPerRequest)) context switches and \(format(figure.pageFaultsPerRequest)) page faults per request")
     }
     // Slow workloads (a 100 MiB body per request) read better in milliseconds per request.
