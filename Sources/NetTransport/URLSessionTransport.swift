@@ -141,8 +141,9 @@ extension URLSessionTransport {
         /// ``NetworkError/ResponseBodyLimit/unreadBacklog(bytes:)`` and the task is cancelled,
         /// which closes the connection (against a server sending as fast as loopback allows,
         /// FoundationNetworking's `cancel()` can wait until the body has ended; the bytes are
-        /// dropped as they come), so a fast server cannot fill the disk behind a slow reader. 1 GiB by default; `nil`
-        /// for no limit. (`requestDownload` and `requestData` read as fast as bytes come.)
+        /// dropped as they come), so a fast server cannot fill the disk behind a slow reader.
+        /// 1 GiB by default; `nil` for no limit. (`requestDownload` and `requestData` read as
+        /// fast as bytes come.)
         public var maximumSpooledBytes: Int64?
 
         /// Creates a configuration; every parameter has the default described on its property.

@@ -55,6 +55,7 @@ extension FaultServer {
         default:
             var blocked = false
             let paced = query["pace"] == "1"
+            let step = paced ? 1 << 20 : size
             var written = true
             var position = 0
             while written, position < size {
@@ -62,7 +63,7 @@ extension FaultServer {
                     record("released")
                     return false
                 }
-                let count = paced ? min(1 << 20, size - position) : size
+                let count = min(step, size - position)
                 written = Self.writePattern(connection, from: position, count: count) {
                     if !blocked { record("blocked") }
                     blocked = true

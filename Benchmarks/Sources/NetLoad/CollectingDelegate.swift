@@ -21,18 +21,18 @@ final class CollectingDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// Starts a data task for `request` on `session` (whose delegate this is) and returns the
     /// length of the body once the task completes.
     func get(_ request: URLRequest, on session: URLSession) async throws -> Int {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data, any Error>) in
-            let task = session.dataTask(with: request)
-            collections.withLock { $0[task.taskIdentifier] = Collection(continuation: continuation) }
-            task.resume()
-        }.count
+        try await body(of: session.dataTask(with: request)).count
     }
 
     /// Uploads the file at `file` with `request` on `session` (whose delegate this is) and returns
     /// the response body.
     func upload(_ request: URLRequest, fromFile file: URL, on session: URLSession) async throws -> Data {
+        try await body(of: session.uploadTask(with: request, fromFile: file))
+    }
+
+    /// Resumes `task`, made on a session whose delegate this is, and returns its response body.
+    private func body(of task: URLSessionTask) async throws -> Data {
         try await withCheckedThrowingContinuation { continuation in
-            let task = session.uploadTask(with: request, fromFile: file)
             collections.withLock { $0[task.taskIdentifier] = Collection(continuation: continuation) }
             task.resume()
         }

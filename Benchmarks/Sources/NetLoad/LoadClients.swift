@@ -76,61 +76,57 @@ enum LoadClient: String {
     }
 }
 
+/// The 100 MiB file workloads, for the URLSession clients and Net's sessions (the AsyncHTTPClient
+/// peers' are in the ordo benchmarks). Small GETs keep `get`'s switch: a call through an
+/// existential session would not be the call a user's code makes.
 extension LoadClient {
-    /// POSTs the file at `file` to `url` (the server answers with the length it counted) and
-    /// returns that length. The URLSession clients and Net's sessions only (the AsyncHTTPClient
-    /// peers' file uploads are in the ordo benchmarks).
-    func upload(file: URL, to url: URL) async throws -> Int {
+    /// Net's session or client for this case; `nil` for the raw clients.
+    private var netSession: (any NetworkSession)? {
         switch self {
-        case .rawURLSession:
-            var request = URLRequest(url: url)
-            request.httpMethod = "POST"
-            request.timeoutInterval = 60
-            let (data, _) = try await Self.urlSession.upload(for: request, fromFile: file)
-            return Int(String(decoding: data, as: UTF8.self)) ?? -1
-        case .rawURLSessionDelegate:
-            var request = URLRequest(url: url)
-            request.httpMethod = "POST"
-            request.timeoutInterval = 60
-            let data = try await Self.collectingDelegate.upload(request, fromFile: file, on: Self.delegateURLSession)
-            return Int(String(decoding: data, as: UTF8.self)) ?? -1
-        case .netURLSession, .netURLSessionClient, .netAHC, .netAHCClient:
-            let request = try NetworkRequest(url: url, httpMethod: .post)
-            let response = switch self {
-            case .netURLSession: try await Self.netURLSessionSession.requestUpload(for: request, fromFile: file)
-            case .netURLSessionClient: try await Self.urlSessionNetworkClient.requestUpload(for: request, fromFile: file)
-            case .netAHC: try await Self.netAHCSession.requestUpload(for: request, fromFile: file)
-            default: try await Self.ahcNetworkClient.requestUpload(for: request, fromFile: file)
-            }
-            return Int(String(decoding: response.data, as: UTF8.self)) ?? -1
-        default:
-            throw NetworkError.transport(.other("\(rawValue) has no file upload workload"))
+        case .netURLSession: Self.netURLSessionSession
+        case .netURLSessionClient: Self.urlSessionNetworkClient
+        case .netAHC: Self.netAHCSession
+        case .netAHCClient: Self.ahcNetworkClient
+        default: nil
         }
     }
-}
 
-extension LoadClient {
+    /// A raw URLSession request with the 60 s limit every client has.
+    private static func urlRequest(_ url: URL, method: String = "GET") -> URLRequest {
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        request.timeoutInterval = 60
+        return request
+    }
+
+    /// POSTs the file at `file` to `url` (the server answers with the length it counted) and
+    /// returns that length.
+    func upload(file: URL, to url: URL) async throws -> Int {
+        let answer: Data
+        if let session = netSession {
+            answer = try await session.requestUpload(for: try NetworkRequest(url: url, httpMethod: .post), fromFile: file).data
+        } else if self == .rawURLSession {
+            answer = try await Self.urlSession.upload(for: Self.urlRequest(url, method: "POST"), fromFile: file).0
+        } else if self == .rawURLSessionDelegate {
+            answer = try await Self.collectingDelegate.upload(Self.urlRequest(url, method: "POST"), fromFile: file, on: Self.delegateURLSession)
+        } else {
+            throw NetworkError.transport(.other("\(rawValue) has no file upload workload"))
+        }
+        return Int(String(decoding: answer, as: UTF8.self)) ?? -1
+    }
+
     /// GETs `url` into the file `destination` (raw URLSession: its own download file, then moved
     /// there) and returns the file's size.
     func download(_ url: URL, to destination: URL) async throws -> Int {
         defer { try? FileManager.default.removeItem(at: destination) }
-        switch self {
-        case .rawURLSession:
-            var request = URLRequest(url: url)
-            request.timeoutInterval = 60
-            let (file, _) = try await Self.urlSession.download(for: request)
+        if let session = netSession {
+            _ = try await session.requestDownload(for: url, to: destination)
+        } else if self == .rawURLSession {
+            let (file, _) = try await Self.urlSession.download(for: Self.urlRequest(url))
             defer { try? FileManager.default.removeItem(at: file) }  // gone once moved; there if the move failed
             try? FileManager.default.removeItem(at: destination)
             try FileManager.default.moveItem(at: file, to: destination)
-        case .netURLSession:
-            _ = try await Self.netURLSessionSession.requestDownload(for: url, to: destination)
-        case .netURLSessionClient:
-            _ = try await Self.urlSessionNetworkClient.requestDownload(for: url, to: destination)
-        case .netAHC:
-            _ = try await Self.netAHCSession.requestDownload(for: url, to: destination)
-        case .netAHCClient:
-            _ = try await Self.ahcNetworkClient.requestDownload(for: url, to: destination)
-        default:
+        } else {
             throw NetworkError.transport(.other("\(rawValue) has no download workload"))
         }
         return (try FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? NSNumber)?.intValue ?? -1

@@ -58,14 +58,12 @@ func measure(label: String, requests: Int, runs: Int, _ body: @Sendable () async
                                 contextSwitchesPerRequest: Double(countsAfter.contextSwitches - counts.contextSwitches) / Double(requests),
                                 pageFaultsPerRequest: Double(countsAfter.pageFaults - counts.pageFaults) / Double(requests))
         figures.append(figure)
-        let rate = figure.requestsPerSecond >= 100 ? "\(Int(figure.requestsPerSecond)) req/s" : "\(Int(1000 / figure.requestsPerSecond)) ms/request"
-        print("\(label) run \(run): \(rate), \(format(figure.cpuMicrosecondsPerRequest)) µs CPU/request, "
+        let rate = RateUnit(for: figure.requestsPerSecond)
+        print("\(label) run \(run): \(Int(rate.value(figure.requestsPerSecond))) \(rate.name), \(format(figure.cpuMicrosecondsPerRequest)) µs CPU/request, "
               + "\(format(figure.contextSwitchesPerRequest)) context switches and \(format(figure.pageFaultsPerRequest)) page faults per request")
     }
-    // Slow workloads (a 100 MiB body per request) read better in milliseconds per request.
-    let rate = figures.map(\.requestsPerSecond).sorted()[figures.count / 2] >= 100
-        ? medianRange(figures.map(\.requestsPerSecond), unit: "req/s") { "\(Int($0))" }
-        : medianRange(figures.map { 1000 / $0.requestsPerSecond }, unit: "ms/request") { "\(Int($0))" }
+    let unit = RateUnit(for: figures.map(\.requestsPerSecond).sorted()[figures.count / 2])
+    let rate = medianRange(figures.map { unit.value($0.requestsPerSecond) }, unit: unit.name) { "\(Int($0))" }
     print("\(label) median: \(rate), "
           + "\(medianRange(figures.map(\.cpuMicrosecondsPerRequest), unit: "µs CPU/request", format)), "
           + "\(medianRange(figures.map(\.contextSwitchesPerRequest), unit: "context switches/request", format)), "
@@ -83,6 +81,23 @@ func measureThroughput(label: String, bytes: Int, runs: Int, _ body: @Sendable (
         print("\(label) run \(run): \(Int(rates[rates.count - 1])) MB/s")
     }
     print("\(label) median: \(medianRange(rates, unit: "MB/s") { "\(Int($0))" }), peak RSS \(ProcessProbe.peakResidentKiB()) KiB")
+}
+
+/// How a rate is shown: requests per second, or, for slow workloads (a 100 MiB body per request,
+/// under 100 requests/s), milliseconds per request.
+enum RateUnit {
+    case requestsPerSecond, millisecondsPerRequest
+
+    init(for requestsPerSecond: Double) {
+        self = requestsPerSecond >= 100 ? .requestsPerSecond : .millisecondsPerRequest
+    }
+
+    var name: String { self == .requestsPerSecond ? "req/s" : "ms/request" }
+
+    /// `requestsPerSecond` in this unit.
+    func value(_ requestsPerSecond: Double) -> Double {
+        self == .requestsPerSecond ? requestsPerSecond : 1000 / requestsPerSecond
+    }
 }
 
 /// How long `body` took, in seconds.
