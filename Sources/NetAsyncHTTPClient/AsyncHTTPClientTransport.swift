@@ -63,29 +63,63 @@ public final class AsyncHTTPClientTransport: Transport {
     ///
     /// A connection the pool handed out just as the server closed it fails before anything is
     /// sent; an idempotent request is then sent once more, on a new connection, as libcurl does.
+    ///
+    /// The work that does not wait is in synchronous helpers: an async function keeps its
+    /// temporaries in a frame allocated from the task, and each frame over about 1 KB is a
+    /// `malloc` of its own in every attempt's new task (Docs/Benchmarks.md, §0).
     public func exchange(_ request: NetworkRequest, progress: TransportProgressHandler?) async throws -> NetworkStreamResponse {
         try request.validate()
         try Task.checkCancellation()
-        let limits = configuration.responseLimits
         let proxy = configuration.proxy.proxy(for: request.url)
-        let relay = try await relays.relay(for: request.url, proxy: proxy)
-        // A relay makes the connection, through the proxy if any: AsyncHTTPClient connects directly to it.
-        let client = try clients.client(for: relay == nil ? proxy : nil)
+        // Most requests have no relay to wait for: no pinned host, no SOCKS5 proxy with credentials.
+        let relay = relays.mayRelay(through: proxy) ? try await relays.relay(for: request.url, proxy: proxy) : nil
+        let started = try await start(request, via: relay, proxy: proxy, progress: progress)
+        return Self.response(to: request, started: started, limits: configuration.responseLimits)
+    }
+
+    /// What `execute` returns: the head's parts, and where the body comes from.
+    private typealias Started = (status: HTTPResponseStatus, headers: HTTPHeaders, source: ResponseChunks.Source)
+
+    /// Sends `request` on the client for its route, once more on a stale pooled connection, and
+    /// maps what failed to a ``NetworkError``.
+    private func start(_ request: NetworkRequest, via relay: OriginRelay?, proxy: NetworkProxy?,
+                       progress: TransportProgressHandler?) async throws -> Started {
+        let client = try client(via: relay, proxy: proxy)
         let failuresBefore = relay?.failures.count ?? 0
         let record = ExchangeMetricsRecorder.current
-        let started: (status: HTTPResponseStatus, headers: HTTPHeaders, source: ResponseChunks.Source)
         do {
-            do {
-                started = try await execute(request, on: client, via: relay, progress: progress, record: record)
-            } catch where ErrorMapping.isStaleConnection(error) && request.httpMethod.isIdempotent {
-                started = try await execute(request, on: client, via: relay, progress: progress, record: record)
+            var resent = false  // sent at most twice
+            while true {
+                do {
+                    return try await execute(request, on: client, via: relay, progress: progress, record: record)
+                } catch where !resent && ErrorMapping.isStaleConnection(error) && request.httpMethod.isIdempotent {
+                    resent = true
+                }
             }
         } catch {
-            // What the relay saw (a pin mismatch, a refused certificate) says more than the
-            // closed connection AsyncHTTPClient saw.
-            if let failure = relay?.failures.failure(since: failuresBefore) { throw failure }
-            throw ErrorMapping.networkError(for: error, request: request, limits: limits, proxy: proxy)
+            throw failure(error, of: request, via: relay, failuresBefore: failuresBefore, proxy: proxy)
         }
+    }
+
+    /// The client that sends a request to `proxy` or `relay`. A function of its own: its typed
+    /// error is large, and would take room in the caller's async frame.
+    @inline(never)
+    private func client(via relay: OriginRelay?, proxy: NetworkProxy?) throws -> HTTPClient {
+        // A relay makes the connection, through the proxy if any: AsyncHTTPClient connects directly to it.
+        try clients.client(for: relay == nil ? proxy : nil)
+    }
+
+    /// The error a failed exchange throws. What the relay saw (a pin mismatch, a refused
+    /// certificate) says more than the closed connection AsyncHTTPClient saw.
+    private func failure(_ error: any Error, of request: NetworkRequest, via relay: OriginRelay?,
+                         failuresBefore: Int, proxy: NetworkProxy?) -> any Error {
+        if let failure = relay?.failures.failure(since: failuresBefore) { return failure }
+        return ErrorMapping.networkError(for: error, request: request, limits: configuration.responseLimits, proxy: proxy)
+    }
+
+    /// The response handed to the pipeline: the head converted, the body to be pulled.
+    @inline(never)  // see `outgoing`
+    private static func response(to request: NetworkRequest, started: Started, limits: ResponseLimits) -> NetworkStreamResponse {
         var headers = NetworkHeaders()
         headers.reserveCapacity(started.headers.count)
         for (name, value) in started.headers { try? headers.add(name: name, value: value) }
@@ -113,29 +147,71 @@ public final class AsyncHTTPClientTransport: Transport {
     /// arrives (streams, downloads), because the delegate API calls its delegate on an event loop
     /// chosen before the connection, so half the body's parts crossed between two event loops
     /// and large bodies came at half the speed.
+    @inline(never)  // its own frame: `start` stays below the task allocator's slab size
     private func execute(_ request: NetworkRequest, on client: HTTPClient, via relay: OriginRelay?,
-                         progress: TransportProgressHandler?, record: ExchangeMetricsRecorder?)
-    async throws -> (status: HTTPResponseStatus, headers: HTTPHeaders, source: ResponseChunks.Source) {
+                         progress: TransportProgressHandler?, record: ExchangeMetricsRecorder?) async throws -> Started {
+        switch try Self.outgoing(request, on: client, via: relay, progress: progress, record: record) {
+        case .streamed(let outgoing):
+            return try await Self.executeStreamed(outgoing.request, on: client)
+        case .delegated(let exchange):
+            let head = try await withTaskCancellationHandler {
+                try await exchange.head()
+            } onCancel: {
+                exchange.cancel()
+            }
+            return (head.status, head.headers, .exchange(exchange))
+        }
+    }
+
+    /// Sends `outgoing` on the async API. A function of its own: its response is a large value, and
+    /// inlined it would grow the frame of every exchange.
+    @inline(never)
+    private static func executeStreamed(_ outgoing: HTTPClientRequest, on client: HTTPClient) async throws -> Started {
+        // The pipeline's deadline cancels the call; AsyncHTTPClient's own would end at the head.
+        let response = try await client.execute(outgoing, deadline: .distantFuture)
+        return (response.status, response.headers, .body(response.body))
+    }
+
+    /// A request on its way: for the async API, still to be executed; on the delegate API, started.
+    private enum Outgoing {
+        /// Boxed: an `HTTPClientRequest` (with its optional TLS configuration) is several hundred
+        /// bytes, which would sit in `execute`'s async frame for every request.
+        case streamed(PendingRequest)
+        case delegated(ExchangeDelegate)
+    }
+
+    /// A request for the async API, not yet executed.
+    private final class PendingRequest: Sendable {
+        let request: HTTPClientRequest
+
+        init(_ request: HTTPClientRequest) {
+            self.request = request
+        }
+    }
+
+    /// Builds AsyncHTTPClient's request for `request` (see `execute` for which API takes it), and
+    /// on the delegate API starts it.
+    @inline(never)  // inlined into the async `execute`, its temporaries would live in the task's frame
+    private static func outgoing(_ request: NetworkRequest, on client: HTTPClient, via relay: OriginRelay?,
+                                 progress: TransportProgressHandler?, record: ExchangeMetricsRecorder?) throws -> Outgoing {
         var url = request.url
         var headers = HTTPHeaders()
         headers.reserveCapacity(request.headers.count + 1)
         for header in request.headers { headers.add(name: header.name, value: header.value) }
         if let relay {
             // Plain HTTP to the relay's socket, which holds the pinned TLS connection.
-            url = URL(httpURLWithSocketPath: relay.socketPath, uri: Self.target(of: request.url)) ?? url
-            if !headers.contains(name: "Host") { headers.add(name: "Host", value: Self.authority(of: request.url)) }
+            url = URL(httpURLWithSocketPath: relay.socketPath, uri: target(of: request.url)) ?? url
+            if !headers.contains(name: "Host") { headers.add(name: "Host", value: authority(of: request.url)) }
         }
         let readsWhole = request.collectsBodyInMemory
         let upload = try UploadChunks.body(for: request.body, whole: readsWhole, progress: progress, record: record,
                                            loops: client.eventLoopGroup)
-        if !readsWhole || upload.streamed != nil {  // the async API (see above)
+        if !readsWhole || upload.streamed != nil {  // the async API (see `execute`)
             var outgoing = HTTPClientRequest(url: url.absoluteString)
             outgoing.method = HTTPMethod(rawValue: request.httpMethod.rawValue)
             outgoing.headers = headers
             outgoing.body = upload.streamed
-            // The pipeline's deadline cancels the call; AsyncHTTPClient's own would end at the head.
-            let response = try await client.execute(outgoing, deadline: .distantFuture)
-            return (response.status, response.headers, .body(response.body))
+            return .streamed(PendingRequest(outgoing))
         }
         let exchange = ExchangeDelegate(record: record, sentWhole: upload.sentWhole)
         let outgoing = try HTTPClient.Request(url: url, method: HTTPMethod(rawValue: request.httpMethod.rawValue),
@@ -143,12 +219,7 @@ public final class AsyncHTTPClientTransport: Transport {
         // No deadline: the pipeline's cancels the request (AsyncHTTPClient's would cost two
         // hand-offs to the event loop per request, and end at the head).
         exchange.attach(client.execute(request: outgoing, delegate: exchange, eventLoop: .indifferent, deadline: nil))
-        let head = try await withTaskCancellationHandler {
-            try await exchange.head()
-        } onCancel: {
-            exchange.cancel()
-        }
-        return (head.status, head.headers, .exchange(exchange))
+        return .delegated(exchange)
     }
 
     /// The request target: the percent-encoded path (`/` when empty) and query, as sent.
@@ -171,71 +242,6 @@ public final class AsyncHTTPClientTransport: Transport {
         case .ratio(let ratio): .ratio(max(1, ratio))
         case .size(let bytes): .size(Int(clamping: bytes))
         case .none: .none
-        }
-    }
-}
-
-/// AsyncHTTPClient's body as `Data` chunks, its errors mapped to ``NetworkError``.
-struct ResponseChunks: AsyncSequence, Sendable {
-    typealias Element = Data
-    typealias Failure = any Error
-
-    /// Where the parts come from: the delegate's exchange, or AsyncHTTPClient's body stream.
-    enum Source: Sendable {
-        case exchange(ExchangeDelegate)
-        case body(HTTPClientResponse.Body)
-    }
-
-    let source: Source
-    let request: NetworkRequest
-    let limits: ResponseLimits
-
-    func makeAsyncIterator() -> Iterator {
-        switch source {
-        case .exchange(let exchange): Iterator(parts: .exchange(exchange), request: request, limits: limits)
-        case .body(let body): Iterator(parts: .body(body.makeAsyncIterator()), request: request, limits: limits)
-        }
-    }
-
-    /// The chunk's bytes as `Data`, without copying them when the chunk is large: the `Data` holds
-    /// a reference to the buffer's storage until it is released (SwiftNIO's documented way to keep
-    /// its bytes past the closure), and SwiftNIO never writes into storage referenced twice. A
-    /// 1 GiB stream spent a third of its CPU copying before. Small chunks are copied, which costs
-    /// less than the shared storage's bookkeeping.
-    static func data(sharing buffer: ByteBuffer) -> Data {
-        guard buffer.readableBytes >= 16 << 10 else { return buffer.withUnsafeReadableBytes { Data($0) } }
-        return buffer.withUnsafeReadableBytesWithStorageManagement { bytes, storage in
-            guard let base = bytes.baseAddress else { return Data() }
-            let owner = storage.retain()  // released once, when the `Data` lets go of the bytes
-            return Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: bytes.count,
-                        deallocator: .custom { _, _ in owner.release() })
-        }
-    }
-
-    struct Iterator: AsyncIteratorProtocol {
-        enum Parts {
-            case exchange(ExchangeDelegate)
-            case body(HTTPClientResponse.Body.AsyncIterator)
-        }
-
-        var parts: Parts
-        let request: NetworkRequest
-        let limits: ResponseLimits
-
-        mutating func next() async throws -> Data? {
-            do {
-                let buffer: ByteBuffer?
-                switch parts {
-                case .exchange(let exchange):
-                    buffer = try await exchange.nextPart()
-                case .body(var iterator):
-                    buffer = try await iterator.next()
-                    parts = .body(iterator)
-                }
-                return buffer.map(ResponseChunks.data(sharing:))
-            } catch {
-                throw ErrorMapping.networkError(for: error, request: request, limits: limits)
-            }
         }
     }
 }

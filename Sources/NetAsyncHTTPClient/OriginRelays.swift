@@ -33,11 +33,17 @@ final class OriginRelays: Sendable {
         proxy.kind == .socks5 && proxy.credentials != nil
     }
 
+    /// Whether a request through `proxy` may need a relay: some host is pinned, or the proxy needs
+    /// one. `false` for most transports, which then never wait for ``relay(for:proxy:)``.
+    func mayRelay(through proxy: NetworkProxy?) -> Bool {
+        !pins.isEmpty || proxy.map(Self.needsRelay) == true
+    }
+
     /// The relay for a request to `url` through `proxy`, or `nil` when AsyncHTTPClient connects
     /// by itself.
     func relay(for url: URL, proxy: NetworkProxy?) async throws -> OriginRelay? {
         let relaysProxy = proxy.map(Self.needsRelay) == true
-        guard !pins.isEmpty || relaysProxy else { return nil }  // the common case, without parsing the URL
+        guard !pins.isEmpty || relaysProxy else { return nil }  // without parsing the URL
         guard let host = url.host(percentEncoded: false) else { return nil }
         let secure = url.scheme?.lowercased() == "https"
         let pinned = secure && pins.isPinned(host)

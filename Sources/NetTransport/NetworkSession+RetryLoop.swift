@@ -137,9 +137,10 @@ extension NetworkSession {
         metrics: CallMetricsRecorder, progress: NetworkProgressReporter?
     ) async throws -> CallOutcome {
         var request = callersRequest
-        let transport = settings.transport
         let report: TransportProgressHandler? = if let progress { { event in progress.yield(event) } } else { nil }
-        let redirects = RedirectStage(policy: settings.redirectPolicy)
+        let attempt = SessionAttempt(session: settings.observesAttempts ? self : nil, call: call, callersRequest: callersRequest,
+                                     transport: settings.transport, redirects: RedirectStage(policy: settings.redirectPolicy),
+                                     progress: report, metrics: metrics)
         let ledger = settings.keepsRetryLedger ? RetryLedger() : nil
         var retryNumber = 0
         while true {
@@ -151,14 +152,12 @@ extension NetworkSession {
             do {
                 // One attempt within the deadline: signing (which may wait for a credential
                 // refresh), the exchange and, unless the call streams, reading the body.
-                let attempt = try await deadline.run { [request, retryNumber] in
-                    try await self.attempt(request, call: call, callersRequest: callersRequest, transport: transport,
-                                           redirects: redirects, destination: staging.destination, progress: report,
-                                           metrics: metrics, retryNumber: retryNumber, intercepts: settings.observesAttempts)
+                let outcome = try await deadline.run { [request, retryNumber, destination = staging.destination] in
+                    try await attempt.run(request, retryNumber: retryNumber, destination: destination)
                 }
-                sent = attempt.sent
-                stream = attempt.stream
-                result = .success(attempt.interception)
+                sent = outcome.sent
+                stream = outcome.stream
+                result = .success(outcome.interception)
             } catch is CancellationError {
                 staging.discard()
                 throw CancellationError()
@@ -211,59 +210,6 @@ extension NetworkSession {
             retryNumber += 1
         }
     }
-
-    /// `interceptRequest`, then one exchange through the redirect stage, then the body read
-    /// whole unless the call streams (its deadline then ends with the head).
-    nonisolated private func attempt(
-        _ request: NetworkRequest, call: SessionCall, callersRequest: NetworkRequest, transport: any Transport,
-        redirects: RedirectStage, destination: TransportBodyDestination, progress: TransportProgressHandler?,
-        metrics: CallMetricsRecorder, retryNumber: Int, intercepts: Bool
-    ) async throws -> AttemptOutcome {
-        var sent = request
-        do {
-            if intercepts { sent = try await interceptRequest(networkSession: self, originalRequest: request).asNetworkRequest() }
-            sent.collectsBodyInMemory = call.readsWhole  // an interceptor may have made a new request
-        } catch is CancellationError {
-            throw CancellationError()
-        } catch {
-            throw InterceptRequestFailure(error: error)
-        }
-        let (response, record) = try await redirects.exchange(sent, through: transport, progress: progress,
-                                                              metrics: metrics, retryNumber: retryNumber)
-        if case .stream = call {
-            let stream = NetworkStreamResponse(response: response.response, body: response.body, originalRequest: callersRequest)
-            let head = NetworkDataResponse(data: Data(), response: response.response, originalRequest: callersRequest)
-            return AttemptOutcome(sent: sent, interception: .data(head), stream: stream)
-        }
-        let collector = BodyCollector(destination: destination, limit: transport.responseLimits.maximumInMemoryBodySize, progress: progress)
-        let interception = try await Self.interception(response, call: call, sent: sent, callersRequest: callersRequest,
-                                                       collector: collector, record: record)
-        return AttemptOutcome(sent: sent, interception: interception, stream: nil)
-    }
-
-    private static func interception(
-        _ response: NetworkStreamResponse, call: SessionCall, sent: NetworkRequest, callersRequest: NetworkRequest,
-        collector: BodyCollector, record: ExchangeMetricsRecorder?
-    ) async throws -> NetworkSessionInterception {
-        let collected = try await collector.collect(response)
-        record?.bodyCompleted(bytes: collected.bodyByteCount)
-        switch call {
-        case .data, .stream:
-            return .data(NetworkDataResponse(data: collected.body, response: collected.head, originalRequest: callersRequest))
-        case .download(let destination):
-            let url = collected.fileURL ?? destination
-            return .download(NetworkDownloadResponse(url: url, response: collected.head, originalRequest: callersRequest))
-        case .upload:
-            let uploadType: NetworkUploadResponse.UploadType = switch sent.body {
-            case .none: .data(Data())
-            case .data(let data): .data(data)
-            case .file(let url): .file(url)
-            case .stream(let stream): .stream(length: stream.length)
-            }
-            return .upload(NetworkUploadResponse(data: collected.body, response: collected.head,
-                                                 originalRequest: callersRequest, uploadType: uploadType))
-        }
-    }
 }
 
 /// An error `interceptRequest` threw: it ends the call as it is, without `interceptResponse`.
@@ -283,22 +229,6 @@ struct CallOutcome: Sendable {
         var stream = stream
         stream?.metrics = metrics
         return CallOutcome(interception: interception.with(metrics), stream: stream)
-    }
-}
-
-/// What one attempt produced, handed from its task to the retry loop as one reference: a task's
-/// result is copied out through its type's value witnesses, field by field for a tuple of structs.
-final class AttemptOutcome: Sendable {
-    /// The request as sent, after `interceptRequest`.
-    let sent: NetworkRequest
-    let interception: NetworkSessionInterception
-    /// A stream call's response, its body not yet read.
-    let stream: NetworkStreamResponse?
-
-    init(sent: NetworkRequest, interception: NetworkSessionInterception, stream: NetworkStreamResponse?) {
-        self.sent = sent
-        self.interception = interception
-        self.stream = stream
     }
 }
 

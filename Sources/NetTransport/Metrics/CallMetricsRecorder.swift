@@ -19,6 +19,7 @@ package final class CallMetricsRecorder: Sendable {
     package var elapsed: Duration { ContinuousClock.now - start }
 
     /// Opens the record of one request about to be sent.
+    @inline(never)  // inlined, its 300-byte record would sit in the async frame of its caller (the redirect stage)
     func beginExchange(_ request: NetworkRequest, retryNumber: Int, redirectNumber: Int) -> ExchangeMetricsRecorder {
         let attempt = NetworkMetrics.Attempt(retryNumber: retryNumber, redirectNumber: redirectNumber,
                                              method: request.httpMethod, url: request.url,

@@ -19,44 +19,81 @@ struct RedirectStage: Sendable {
     /// With `metrics`, each request sent is recorded (as try `retryNumber` of the call), its
     /// transport finding the record as ``ExchangeMetricsRecorder/current``; the final request's
     /// record is returned so the body's end can be noted on it.
+    ///
+    /// What does not wait is in synchronous functions: an async function keeps its temporaries
+    /// in a frame allocated from the task, and a frame over about 1 KB is a `malloc` of its own
+    /// in every attempt's new task (Docs/Benchmarks.md, §0).
+    @inline(never)  // a frame of its own; see above
     func exchange(
         _ request: NetworkRequest, through transport: any Transport, progress: TransportProgressHandler?,
         metrics: CallMetricsRecorder? = nil, retryNumber: Int = 0
     ) async throws -> (response: NetworkStreamResponse, record: ExchangeMetricsRecorder?) {
-        var current = request
-        if !current.body.isNone, !current.headers.contains(name: "Content-Type") {
-            // Without one, libcurl would label the body application/x-www-form-urlencoded.
-            try current.headers.set(name: "Content-Type", value: "application/octet-stream")
-        }
+        var current = try Self.labelled(request)
         var followed = 0
         while true {
             try Task.checkCancellation()
             let record = metrics?.beginExchange(current, retryNumber: retryNumber, redirectNumber: followed)
-            var response: NetworkStreamResponse
-            if let record {
-                response = try await ExchangeMetricsRecorder.$current.withValue(record) { [current] in
-                    try await transport.exchange(current, progress: progress)
-                }
-                record.received(response.response)
-            } else {
-                response = try await transport.exchange(current, progress: progress)
-            }
-            response.body = BodyFraming.checked(response.body, head: response.response, method: current.httpMethod)
-            guard case .follow(let limit) = policy,
-                  let next = try RedirectRule.nextRequest(after: response.response, for: current) else {
-                response.originalRequest = request
+            switch try await step(current, through: transport, progress: progress, record: record, original: request,
+                                  followed: followed) {
+            case .final(let response):
                 return (response, record)
+            case .redirect(let next, let body):
+                await Self.discard(body)
+                followed += 1
+                current = next
             }
-            guard followed < limit else {
-                throw NetworkError.transport(.tooManyRedirects(limit: limit, lastURL: next.redactedURL))
-            }
-            await Self.discard(response.body)
-            followed += 1
-            current = next
         }
     }
 
+    /// Without a `Content-Type`, libcurl would label a body application/x-www-form-urlencoded.
+    @inline(never)
+    private static func labelled(_ request: NetworkRequest) throws -> NetworkRequest {
+        guard !request.body.isNone, !request.headers.contains(name: "Content-Type") else { return request }
+        var labelled = request
+        try labelled.headers.set(name: "Content-Type", value: "application/octet-stream")
+        return labelled
+    }
+
+    /// One exchange on the transport, recorded in `record` (its transport finds it as
+    /// ``ExchangeMetricsRecorder/current``; bound even when `nil`, so that the exchange has one
+    /// call site and the frame stays small), and what follows it.
+    @inline(never)
+    private func step(
+        _ request: NetworkRequest, through transport: any Transport, progress: TransportProgressHandler?,
+        record: ExchangeMetricsRecorder?, original: NetworkRequest, followed: Int
+    ) async throws -> Step {
+        let response = try await ExchangeMetricsRecorder.$current.withValue(record) {
+            try await transport.exchange(request, progress: progress)
+        }
+        record?.received(response.response)
+        return try next(after: response, of: request, original: original, followed: followed)
+    }
+
+    /// What follows a response: it is the call's (its body framed), or a redirect to follow.
+    private enum Step {
+        case final(NetworkStreamResponse)
+        case redirect(NetworkRequest, discarding: NetworkResponseBody)
+    }
+
+    /// The step after `response` to `current`, the `followed`-th redirect of `original`.
+    @inline(never)
+    private func next(after response: NetworkStreamResponse, of current: NetworkRequest, original: NetworkRequest,
+                      followed: Int) throws -> Step {
+        var response = response
+        response.body = BodyFraming.checked(response.body, head: response.response, method: current.httpMethod)
+        guard case .follow(let limit) = policy,
+              let next = try RedirectRule.nextRequest(after: response.response, for: current) else {
+            response.originalRequest = original
+            return .final(response)
+        }
+        guard followed < limit else {
+            throw NetworkError.transport(.tooManyRedirects(limit: limit, lastURL: next.redactedURL))
+        }
+        return .redirect(next, discarding: response.body)
+    }
+
     /// Reads a short 3xx body to its end so its connection can be reused; a longer one is dropped.
+    @inline(never)  // its iterator would take room in the caller's frame
     private static func discard(_ body: NetworkResponseBody) async {
         var drained = 0
         do {

@@ -1,0 +1,114 @@
+import Foundation
+import NetCore
+
+/// One attempt of a session call, as its own task runs it within the deadline (see
+/// `NetworkSession.retryLoop`): `interceptRequest`, one exchange through the redirect stage, then
+/// the body read whole unless the call streams (its deadline then ends with the head).
+///
+/// One object per call, not generic: an attempt runs in a new task, whose async frames are
+/// allocated anew, and a frame over the task allocator's slab (984 bytes) costs a `malloc` of
+/// its own. As a method of the session with ten parameters, the attempt's frame held each
+/// parameter and the session's generic context (1,648 bytes); this one keeps a reference, the
+/// attempt's task captures only that, and the work that does not wait is in synchronous
+/// functions (Docs/Benchmarks.md, §0).
+final class SessionAttempt: Sendable {
+    /// The session whose `interceptRequest` signs each attempt; `nil` when it does not observe
+    /// attempts (a `NetworkClient` without interceptors).
+    let session: (any NetworkSession)?
+    let call: SessionCall
+    let callersRequest: NetworkRequest
+    let transport: any Transport
+    let redirects: RedirectStage
+    let progress: TransportProgressHandler?
+    let metrics: CallMetricsRecorder
+
+    init(session: (any NetworkSession)?, call: SessionCall, callersRequest: NetworkRequest, transport: any Transport,
+         redirects: RedirectStage, progress: TransportProgressHandler?, metrics: CallMetricsRecorder) {
+        self.session = session
+        self.call = call
+        self.callersRequest = callersRequest
+        self.transport = transport
+        self.redirects = redirects
+        self.progress = progress
+        self.metrics = metrics
+    }
+
+    /// Runs the attempt for `request`, try `retryNumber` of the call, its body (unless the call
+    /// streams) going to `destination`.
+    func run(_ request: NetworkRequest, retryNumber: Int, destination: TransportBodyDestination) async throws -> AttemptOutcome {
+        var sent = if let session { try await Self.intercepted(request, by: session) } else { request }
+        sent.collectsBodyInMemory = call.readsWhole  // an interceptor may have made a new request
+        let (response, record) = try await redirects.exchange(sent, through: transport, progress: progress,
+                                                              metrics: metrics, retryNumber: retryNumber)
+        if case .stream = call { return streamed(response, sent: sent) }
+        return try await collected(response, sent: sent, record: record, destination: destination)
+    }
+
+    /// The request after `session`'s `interceptRequest`; what it threw, wrapped so that the retry
+    /// loop ends the call with it as it is.
+    @inline(never)
+    private static func intercepted(_ request: NetworkRequest, by session: any NetworkSession) async throws -> NetworkRequest {
+        do {
+            return try await session.interceptRequest(networkSession: session, originalRequest: request).asNetworkRequest()
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            throw InterceptRequestFailure(error: error)
+        }
+    }
+
+    /// A stream call's outcome: the response to hand over, its head for the interceptors.
+    @inline(never)
+    private func streamed(_ response: NetworkStreamResponse, sent: NetworkRequest) -> AttemptOutcome {
+        let stream = NetworkStreamResponse(response: response.response, body: response.body, originalRequest: callersRequest)
+        let head = NetworkDataResponse(data: Data(), response: response.response, originalRequest: callersRequest)
+        return AttemptOutcome(sent: sent, interception: .data(head), stream: stream)
+    }
+
+    /// The outcome of a call that reads the body whole: into memory or to the call's file.
+    @inline(never)
+    private func collected(_ response: NetworkStreamResponse, sent: NetworkRequest, record: ExchangeMetricsRecorder?,
+                           destination: TransportBodyDestination) async throws -> AttemptOutcome {
+        let collector = BodyCollector(destination: destination, limit: transport.responseLimits.maximumInMemoryBodySize,
+                                      progress: progress)
+        let collected = try await collector.collect(response)
+        record?.bodyCompleted(bytes: collected.bodyByteCount)
+        return AttemptOutcome(sent: sent, interception: interception(collected, sent: sent), stream: nil)
+    }
+
+    /// What the interceptors see of a body read whole.
+    private func interception(_ collected: TransportResponse, sent: NetworkRequest) -> NetworkSessionInterception {
+        switch call {
+        case .data, .stream:
+            return .data(NetworkDataResponse(data: collected.body, response: collected.head, originalRequest: callersRequest))
+        case .download(let destination):
+            let url = collected.fileURL ?? destination
+            return .download(NetworkDownloadResponse(url: url, response: collected.head, originalRequest: callersRequest))
+        case .upload:
+            let uploadType: NetworkUploadResponse.UploadType = switch sent.body {
+            case .none: .data(Data())
+            case .data(let data): .data(data)
+            case .file(let url): .file(url)
+            case .stream(let stream): .stream(length: stream.length)
+            }
+            return .upload(NetworkUploadResponse(data: collected.body, response: collected.head,
+                                                 originalRequest: callersRequest, uploadType: uploadType))
+        }
+    }
+}
+
+/// What one attempt produced, handed from its task to the retry loop as one reference: a task's
+/// result is copied out through its type's value witnesses, field by field for a tuple of structs.
+final class AttemptOutcome: Sendable {
+    /// The request as sent, after `interceptRequest`.
+    let sent: NetworkRequest
+    let interception: NetworkSessionInterception
+    /// A stream call's response, its body not yet read.
+    let stream: NetworkStreamResponse?
+
+    init(sent: NetworkRequest, interception: NetworkSessionInterception, stream: NetworkStreamResponse?) {
+        self.sent = sent
+        self.interception = interception
+        self.stream = stream
+    }
+}
