@@ -127,7 +127,11 @@ public final class AsyncHTTPClientTransport: Transport {
         let chunks = ResponseChunks(source: started.source, request: request, limits: limits)
         let body: NetworkResponseBody
         if case .exchange(let exchange) = started.source {
-            body = NetworkResponseBody(chunks) { exchange.readerDone() }
+            if let whole = exchange.takeWholeBody() {
+                body = NetworkResponseBody(whole)  // most small bodies: no sequence, no lease to allocate
+            } else {
+                body = NetworkResponseBody(chunks) { exchange.readerDone() }
+            }
         } else {
             body = NetworkResponseBody(chunks)  // AsyncHTTPClient's own body cancels when dropped
         }

@@ -1,5 +1,6 @@
 #if AsyncHTTPClient  // the package trait: without it this file compiles to nothing
 import AsyncHTTPClient
+import Foundation
 import NetCore
 import NetTransport
 import NIOCore
@@ -150,6 +151,23 @@ final class ExchangeDelegate: HTTPClientResponseDelegate {
             return pending
         }
         pending?.resume()
+    }
+
+    /// The whole body, when the exchange has already ended well with every part of it waiting
+    /// (a small body read in the same turn as its head): taken, so that the body goes to the
+    /// caller as one `Data`, with no sequence to read it through. `nil` otherwise.
+    func takeWholeBody() -> Data? {
+        state.withLock { state -> Data? in
+            guard case .success = state.end, !state.cancelled else { return nil }
+            defer {
+                state.parts.removeAll()
+                state.unread = 0
+            }
+            if state.parts.count == 1, let part = state.parts.first { return ResponseChunks.data(sharing: part) }
+            var body = Data(capacity: state.unread)
+            for part in state.parts { body.append(contentsOf: part.readableBytesView) }
+            return body
+        }
     }
 
     /// The body's reader is done with it: read to its end, failed, or dropped unread.

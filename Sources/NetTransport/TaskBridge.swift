@@ -125,7 +125,8 @@ final class TaskBridge: Sendable {
     }
 
     private func deliver(_ head: NetworkResponseHead, to waiting: CheckedContinuation<NetworkStreamResponse, any Error>, withheld: Bool = false) {
-        var delivered = body.body()
+        // A held-back head whose body has ended brings the body whole: no channel to read it through.
+        var delivered = body.takeWhole().map(NetworkResponseBody.init) ?? body.body()
         delivered.isWithheld = withheld
         waiting.resume(returning: NetworkStreamResponse(response: head, body: delivered, originalRequest: request))
     }

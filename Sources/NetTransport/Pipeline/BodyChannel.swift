@@ -64,6 +64,23 @@ final class BodyChannel: Sendable {
         NetworkResponseBody(storage: .channel(self), lease: BodyLease(parent: nil) { [self] in cancel() })
     }
 
+    /// The whole body, when it has already ended well and waits in memory, unread (a small body
+    /// whose head was held back for it): taken, so that it goes to the caller as one `Data` with
+    /// no channel to read it through. `nil` otherwise.
+    func takeWhole() -> Data? {
+        state.withLock { state -> Data? in
+            guard case .success = state.end, !state.cancelled, !state.spooling, state.head == 0 else { return nil }
+            defer {
+                state.chunks = []
+                state.buffered = 0
+            }
+            if state.chunks.count == 1 { return state.chunks[0] }
+            var whole = Data(capacity: state.buffered)
+            for chunk in state.chunks { whole.append(chunk) }
+            return whole
+        }
+    }
+
     /// Hands `data` to the reader, or keeps it (in memory, then in the spool file) until read.
     /// Returns an error when the spool file cannot be written.
     func yield(_ data: Data) -> (any Error)? {
