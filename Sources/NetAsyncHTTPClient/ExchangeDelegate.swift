@@ -7,7 +7,8 @@ import NIOCore
 import NIOHTTP1
 
 /// One exchange on AsyncHTTPClient's delegate API: the response head for the caller awaiting it,
-/// then the body's parts for the task reading them.
+/// then the body's parts for the task reading them (or, when the exchange has ended by the time
+/// the head is handed over, the whole body at once: ``takeWholeBody()``).
 ///
 /// Only for calls that read the body whole into memory, with no request body or one sent whole;
 /// `AsyncHTTPClientTransport.execute` says why every other request keeps the async API.

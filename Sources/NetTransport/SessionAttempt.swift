@@ -8,9 +8,9 @@ import NetCore
 /// One object per call, not generic: an attempt runs in a new task, whose async frames are
 /// allocated anew, and a frame over the task allocator's slab (984 bytes) costs a `malloc` of
 /// its own. As a method of the session with ten parameters, the attempt's frame held each
-/// parameter and the session's generic context (1,648 bytes); this one keeps a reference, the
-/// attempt's task captures only that, and the work that does not wait is in synchronous
-/// functions (Docs/Benchmarks.md, §0).
+/// parameter and the session's generic context (1,648 bytes); this one keeps a reference (the
+/// attempt's task captures it with the request, its number and its destination), and the work
+/// that does not wait is in synchronous functions (Docs/Benchmarks.md, §0).
 final class SessionAttempt: Sendable {
     /// The session whose `interceptRequest` signs each attempt; `nil` when it does not observe
     /// attempts (a `NetworkClient` without interceptors).

@@ -16,7 +16,8 @@ struct BodyFraming: Sendable {
     static func checked(_ body: NetworkResponseBody, head: NetworkResponseHead, method: NetworkHttpMethod) -> NetworkResponseBody {
         guard !body.isWithheld, method != .head, head.statusCode != 204, head.statusCode != 304,
               let expected = head.expectedContentLength else { return body }
-        // A body already whole and long enough needs no check (a stub's, a cache hit's).
+        // A body already whole and long enough needs no check (a stub's, a cache hit's, a small
+        // body a transport received whole).
         if case .whole(let data) = body.storage, Int64(data.count) >= expected { return body }
         guard head.headers["Content-Encoding"] == nil else { return body }
         var framed = body

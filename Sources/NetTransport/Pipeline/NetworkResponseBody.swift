@@ -46,7 +46,8 @@ public struct NetworkResponseBody: AsyncSequence, Sendable {
         self.lease = lease
     }
 
-    /// A body already in memory (a stub's answer, a cache hit).
+    /// A body already in memory (a stub's answer, a cache hit, a small body a transport received
+    /// whole before handing over its head).
     public init(_ data: Data) {
         self.init(storage: .whole(data), lease: nil)
     }

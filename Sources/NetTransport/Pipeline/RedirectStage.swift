@@ -55,8 +55,9 @@ struct RedirectStage: Sendable {
     }
 
     /// One exchange on the transport, recorded in `record` (its transport finds it as
-    /// ``ExchangeMetricsRecorder/current``; bound even when `nil`, so that the exchange has one
-    /// call site and the frame stays small), and what follows it.
+    /// ``ExchangeMetricsRecorder/current``), and what follows it. Bound even when `nil`, so that
+    /// the exchange has one call site and the frame stays small; a record bound further out (a
+    /// transport whose exchange calls another's `send`) is not this exchange's, so hiding it is right.
     @inline(never)
     private func step(
         _ request: NetworkRequest, through transport: any Transport, progress: TransportProgressHandler?,
