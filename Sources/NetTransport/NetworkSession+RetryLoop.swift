@@ -68,7 +68,7 @@ extension NetworkSession {
     }
 
     /// A call whose response is read whole.
-    nonisolated(nonsending) func perform(
+    nonisolated func perform(
         _ convertible: any NetworkRequestConvertible, call: SessionCall, progress: NetworkProgressReporter?
     ) async throws -> NetworkSessionInterception {
         try await performCall(convertible, call: call, progress: progress).interception
@@ -76,15 +76,10 @@ extension NetworkSession {
 
     /// Every call: the call deadline around the retry loop (see Docs/Architecture.md).
     ///
-    /// Off the actor, like the whole loop: a call visits the actor only to read its settings and
+    /// Nonisolated, like the whole loop: a call visits the actor only to read its settings and
     /// for `interceptRequest`/`interceptResponse`, so concurrent calls of one session do not queue
-    /// behind each other for the rest of their work. The loop's functions (and the stages an
-    /// attempt runs through) are `nonisolated(nonsending)`: they run where their caller does,
-    /// and their only callers are the session's public calls, which are `nonisolated` and so
-    /// already off the actor. A plain `nonisolated` async function checks for a switch to the
-    /// generic executor at its entry and after many of its awaits: 39 such checks per call on the
-    /// stub, 22 now (Docs/Benchmarks.md, §1).
-    nonisolated(nonsending) func performCall(
+    /// behind each other for the rest of their work.
+    nonisolated func performCall(
         _ convertible: any NetworkRequestConvertible, call: SessionCall, progress: NetworkProgressReporter?
     ) async throws -> CallOutcome {
         var request = try convertible.asNetworkRequest()
@@ -113,7 +108,7 @@ extension NetworkSession {
     }
 
     /// One call's deadline and retry loop, with the session's clock bound when it is not the default.
-    nonisolated(nonsending) private func runCall(
+    nonisolated private func runCall(
         _ request: NetworkRequest, call: SessionCall, settings: SessionSettings, metrics: CallMetricsRecorder,
         progress: NetworkProgressReporter?
     ) async throws -> CallOutcome {
@@ -137,7 +132,7 @@ extension NetworkSession {
     /// through the redirect stage and the transport within the call's deadline,
     /// `interceptResponse` after it, and the retry it asks for (after its backoff, on the
     /// session's clock, and never past the deadline).
-    nonisolated(nonsending) private func retryLoop(
+    nonisolated private func retryLoop(
         _ callersRequest: NetworkRequest, call: SessionCall, settings: SessionSettings, deadline: CallDeadline,
         metrics: CallMetricsRecorder, progress: NetworkProgressReporter?
     ) async throws -> CallOutcome {

@@ -35,7 +35,7 @@ final class SessionAttempt: Sendable {
 
     /// Runs the attempt for `request`, try `retryNumber` of the call, its body (unless the call
     /// streams) going to `destination`.
-    nonisolated(nonsending) func run(_ request: NetworkRequest, retryNumber: Int, destination: TransportBodyDestination) async throws -> AttemptOutcome {
+    func run(_ request: NetworkRequest, retryNumber: Int, destination: TransportBodyDestination) async throws -> AttemptOutcome {
         var sent = if let session { try await Self.intercepted(request, by: session) } else { request }
         sent.collectsBodyInMemory = call.readsWhole  // an interceptor may have made a new request
         let (response, record) = try await redirects.exchange(sent, through: transport, progress: progress,
@@ -47,7 +47,7 @@ final class SessionAttempt: Sendable {
     /// The request after `session`'s `interceptRequest`; what it threw, wrapped so that the retry
     /// loop ends the call with it as it is.
     @inline(never)
-    nonisolated(nonsending) private static func intercepted(_ request: NetworkRequest, by session: any NetworkSession) async throws -> NetworkRequest {
+    private static func intercepted(_ request: NetworkRequest, by session: any NetworkSession) async throws -> NetworkRequest {
         do {
             return try await session.interceptRequest(networkSession: session, originalRequest: request).asNetworkRequest()
         } catch is CancellationError {
@@ -67,7 +67,7 @@ final class SessionAttempt: Sendable {
 
     /// The outcome of a call that reads the body whole: into memory or to the call's file.
     @inline(never)
-    nonisolated(nonsending) private func collected(_ response: NetworkStreamResponse, sent: NetworkRequest, record: ExchangeMetricsRecorder?,
+    private func collected(_ response: NetworkStreamResponse, sent: NetworkRequest, record: ExchangeMetricsRecorder?,
                            destination: TransportBodyDestination) async throws -> AttemptOutcome {
         let collector = BodyCollector(destination: destination, limit: transport.responseLimits.maximumInMemoryBodySize,
                                       progress: progress)

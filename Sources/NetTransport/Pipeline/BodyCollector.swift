@@ -9,7 +9,7 @@ struct BodyCollector: Sendable {
     let limit: Int64?
     let progress: TransportProgressHandler?
 
-    nonisolated(nonsending) func collect(_ response: NetworkStreamResponse) async throws -> TransportResponse {
+    func collect(_ response: NetworkStreamResponse) async throws -> TransportResponse {
         let head = response.response
         switch destination {
         case .memory:
@@ -33,7 +33,7 @@ struct BodyCollector: Sendable {
     /// reading into memory (most calls) runs in a smaller async frame: frames are allocated from
     /// the attempt's task, anew for every attempt.
     @inline(never)
-    nonisolated(nonsending) private func write(_ body: NetworkResponseBody, of head: NetworkResponseHead, to url: URL, expected: Int64?) async throws -> TransportResponse {
+    private func write(_ body: NetworkResponseBody, of head: NetworkResponseHead, to url: URL, expected: Int64?) async throws -> TransportResponse {
         let file = try BodyFile.create(at: url)
         var received: Int64 = 0
         do {

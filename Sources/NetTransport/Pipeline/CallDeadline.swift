@@ -63,7 +63,7 @@ struct CallDeadline: Sendable {
     /// group racing a sleeping child cost about five executor hops per request. The task disarms
     /// the alarm the moment the work ends, so an attempt that failed for its own reason keeps its
     /// error even if the alarm comes before the caller resumes.
-    nonisolated(nonsending) func run<Result: Sendable>(_ work: @escaping @Sendable () async throws -> Result) async throws -> Result {
+    func run<Result: Sendable>(_ work: @escaping @Sendable () async throws -> Result) async throws -> Result {
         let callLeft = remaining
         guard callLeft > .zero else { throw timedOut }
         let left = attemptLimit.map { Swift.min($0, callLeft) } ?? callLeft

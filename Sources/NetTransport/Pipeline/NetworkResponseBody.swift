@@ -84,7 +84,7 @@ public struct NetworkResponseBody: AsyncSequence, Sendable {
     }
 
     /// ``collect(upTo:)``, telling `received` the running total after each chunk (download progress).
-    nonisolated(nonsending) func collect(upTo limit: Int64?, received: ((Int64) -> Void)?) async throws -> Data {
+    func collect(upTo limit: Int64?, received: ((Int64) -> Void)?) async throws -> Data {
         if case .whole(let data) = storage, framing == nil, limit.map({ Int64(data.count) <= $0 }) ?? true {
             lease?.end()
             received?(Int64(data.count))

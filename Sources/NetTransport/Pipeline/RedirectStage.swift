@@ -24,7 +24,7 @@ struct RedirectStage: Sendable {
     /// in a frame allocated from the task, and a frame over about 1 KB is a `malloc` of its own
     /// in every attempt's new task (Docs/Benchmarks.md, §0).
     @inline(never)  // a frame of its own; see above
-    nonisolated(nonsending) func exchange(
+    func exchange(
         _ request: NetworkRequest, through transport: any Transport, progress: TransportProgressHandler?,
         metrics: CallMetricsRecorder? = nil, retryNumber: Int = 0
     ) async throws -> (response: NetworkStreamResponse, record: ExchangeMetricsRecorder?) {
@@ -59,7 +59,7 @@ struct RedirectStage: Sendable {
     /// the exchange has one call site and the frame stays small; a record bound further out (a
     /// transport whose exchange calls another's `send`) is not this exchange's, so hiding it is right.
     @inline(never)
-    nonisolated(nonsending) private func step(
+    private func step(
         _ request: NetworkRequest, through transport: any Transport, progress: TransportProgressHandler?,
         record: ExchangeMetricsRecorder?, original: NetworkRequest, followed: Int
     ) async throws -> Step {
@@ -95,7 +95,7 @@ struct RedirectStage: Sendable {
 
     /// Reads a short 3xx body to its end so its connection can be reused; a longer one is dropped.
     @inline(never)  // its iterator would take room in the caller's frame
-    nonisolated(nonsending) private static func discard(_ body: NetworkResponseBody) async {
+    private static func discard(_ body: NetworkResponseBody) async {
         var drained = 0
         do {
             for try await chunk in body {
