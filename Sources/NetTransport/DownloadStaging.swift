@@ -26,8 +26,14 @@ struct DownloadStaging {
     }
 
     /// Returns the final result, moving a downloaded body onto its destination first.
-    func complete(_ result: Result<NetworkSessionInterception, any Error>) throws -> NetworkSessionInterception {
-        guard case .file(let staging) = destination, let finalURL else { return try result.get() }
+    func complete(_ result: consuming Result<NetworkSessionInterception, any Error>) throws -> NetworkSessionInterception {
+        guard case .file(let staging) = destination, let finalURL else {
+            // Moved out, not copied: `get()` would retain each reference the response holds.
+            switch consume result {
+            case .success(let interception): return interception
+            case .failure(let error): throw error
+            }
+        }
         guard case .success(.download(let response)) = result else {
             discard()
             // A full disk or a write error names the file the caller asked for, not our hidden one.

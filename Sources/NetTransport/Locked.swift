@@ -19,7 +19,8 @@ package struct Locked<Value: Sendable>: ~Copyable, Sendable {
     private let lock: Mutex<Value>
     #endif
 
-    package init(_ value: Value) {
+    /// Consuming: the value is moved in, not copied.
+    package init(_ value: consuming Value) {
         #if canImport(Darwin)
         lock = OSAllocatedUnfairLock(initialState: value)
         #else
@@ -65,7 +66,8 @@ private enum Outcome<Value: Sendable, Failure: Error>: Sendable {
 package final class LockedBox<Value: Sendable>: Sendable {
     private let locked: Locked<Value>
 
-    package init(_ value: Value) { locked = Locked(value) }
+    /// Consuming: the value is moved in, not copied.
+    package init(_ value: consuming Value) { locked = Locked(value) }
 
     /// Runs `body` with exclusive access to the value; keep it short and never await inside.
     package func withLock<Result: Sendable, Failure: Error>(

@@ -71,7 +71,7 @@ extension NetworkSession {
     nonisolated func perform(
         _ convertible: any NetworkRequestConvertible, call: SessionCall, progress: NetworkProgressReporter?
     ) async throws -> NetworkSessionInterception {
-        try await performCall(convertible, call: call, progress: progress).interception
+        try await performCall(convertible, call: call, progress: progress).takeInterception()
     }
 
     /// Every call: the call deadline around the retry loop (see Docs/Architecture.md).
@@ -156,8 +156,9 @@ extension NetworkSession {
                     try await attempt.run(request, retryNumber: retryNumber, destination: destination)
                 }
                 sent = outcome.sent
-                stream = outcome.stream
-                result = .success(outcome.interception)
+                let (interception, taken) = try outcome.take()
+                stream = taken
+                result = .success(interception)
             } catch is CancellationError {
                 staging.discard()
                 throw CancellationError()
@@ -192,7 +193,7 @@ extension NetworkSession {
             var delay: Duration?
             switch decision {
             case .nothing:
-                return CallOutcome(interception: try staging.complete(result), stream: stream).with(metrics.snapshot(finished: true))
+                return CallOutcome(interception: try staging.complete(consume result), stream: stream).with(metrics.snapshot(finished: true))
             case .retry(let request):
                 next = request
             case .retryAfter(let wait, let request):
@@ -200,7 +201,7 @@ extension NetworkSession {
                 delay = wait
             }
             guard retryNumber < settings.maximumRetryCount, (deadline.remaining > .zero) else {
-                return CallOutcome(interception: try staging.complete(result), stream: stream).with(metrics.snapshot(finished: true))
+                return CallOutcome(interception: try staging.complete(consume result), stream: stream).with(metrics.snapshot(finished: true))
             }
             metrics.recordRetry(after: result, requestedBy: ledger?.lastRequester, delay: delay)
             staging.discard()
@@ -218,17 +219,46 @@ struct InterceptRequestFailure: Error {
 }
 
 /// What a call produced: what the interceptors see, and for a stream call the response to hand
-/// over.
-struct CallOutcome: Sendable {
-    let interception: NetworkSessionInterception
-    let stream: NetworkStreamResponse?
+/// over. An enum, so that its parts can be moved out by a `switch` (a struct's field read out of
+/// it is a copy, which retains each reference the response holds).
+enum CallOutcome: Sendable {
+    case whole(NetworkSessionInterception)
+    /// A stream call's response to hand over, and its head as the interceptors saw it.
+    case stream(NetworkStreamResponse, head: NetworkSessionInterception)
 
-    /// The same outcome, its responses carrying `metrics` (consuming: the call's one outcome is
-    /// moved, not copied and destroyed).
+    init(interception: consuming NetworkSessionInterception, stream: consuming NetworkStreamResponse?) {
+        if let stream { self = .stream(stream, head: interception) } else { self = .whole(interception) }
+    }
+
+    /// What the interceptors saw.
+    var interception: NetworkSessionInterception {
+        switch self {
+        case .whole(let interception), .stream(_, let interception): interception
+        }
+    }
+
+    /// A stream call's response.
+    var stream: NetworkStreamResponse? {
+        guard case .stream(let stream, _) = self else { return nil }
+        return stream
+    }
+
+    /// The same outcome, its responses carrying `metrics`.
     consuming func with(_ metrics: NetworkMetrics) -> CallOutcome {
-        var stream = stream
-        stream?.metrics = metrics
-        return CallOutcome(interception: interception.with(metrics), stream: stream)
+        switch consume self {
+        case .whole(let interception):
+            return .whole((consume interception).with(metrics))
+        case .stream(var stream, let interception):
+            stream.metrics = metrics
+            return .stream(stream, head: (consume interception).with(metrics))
+        }
+    }
+
+    /// What the interceptors saw, moved out.
+    consuming func takeInterception() -> NetworkSessionInterception {
+        switch consume self {
+        case .whole(let interception), .stream(_, let interception): interception
+        }
     }
 }
 

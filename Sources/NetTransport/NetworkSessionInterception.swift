@@ -33,19 +33,35 @@ public enum NetworkSessionInterception: Sendable {
         }
     }
 
-    /// The same response carrying `metrics`.
+    /// The same response carrying `metrics`, moved rather than copied (a copy retains each
+    /// reference the response holds).
     consuming func with(_ metrics: NetworkMetrics) -> NetworkSessionInterception {
-        switch self {
-        case .data(var response):
-            response.metrics = metrics
-            return .data(response)
-        case .download(var response):
-            response.metrics = metrics
-            return .download(response)
-        case .upload(var response):
-            response.metrics = metrics
-            return .upload(response)
+        switch consume self {
+        case .data(let response): .data((consume response).carrying(metrics))
+        case .download(let response): .download((consume response).carrying(metrics))
+        case .upload(let response): .upload((consume response).carrying(metrics))
         }
+    }
+}
+
+extension NetworkDataResponse {
+    fileprivate consuming func carrying(_ metrics: NetworkMetrics) -> Self {
+        self.metrics = metrics
+        return consume self
+    }
+}
+
+extension NetworkDownloadResponse {
+    fileprivate consuming func carrying(_ metrics: NetworkMetrics) -> Self {
+        self.metrics = metrics
+        return consume self
+    }
+}
+
+extension NetworkUploadResponse {
+    fileprivate consuming func carrying(_ metrics: NetworkMetrics) -> Self {
+        self.metrics = metrics
+        return consume self
     }
 }
 

@@ -41,7 +41,7 @@ final class SessionAttempt: Sendable {
         let (response, record) = try await redirects.exchange(sent, through: transport, progress: progress,
                                                               metrics: metrics, retryNumber: retryNumber)
         if case .stream = call { return streamed(response, sent: sent) }
-        return try await collected(response, sent: sent, record: record, destination: destination)
+        return try await collected(consume response, sent: sent, record: record, destination: destination)
     }
 
     /// The request after `session`'s `interceptRequest`; what it threw, wrapped so that the retry
@@ -67,11 +67,11 @@ final class SessionAttempt: Sendable {
 
     /// The outcome of a call that reads the body whole: into memory or to the call's file.
     @inline(never)
-    private func collected(_ response: NetworkStreamResponse, sent: NetworkRequest, record: ExchangeMetricsRecorder?,
+    private func collected(_ response: consuming NetworkStreamResponse, sent: NetworkRequest, record: ExchangeMetricsRecorder?,
                            destination: TransportBodyDestination) async throws -> AttemptOutcome {
         let collector = BodyCollector(destination: destination, limit: transport.responseLimits.maximumInMemoryBodySize,
                                       progress: progress)
-        let collected = try await collector.collect(response)
+        let collected = try await collector.collect(consume response)
         record?.bodyCompleted(bytes: collected.bodyByteCount)
         return AttemptOutcome(sent: sent, interception: interception(collected, sent: sent), stream: nil)
     }
@@ -102,13 +102,18 @@ final class SessionAttempt: Sendable {
 final class AttemptOutcome: Sendable {
     /// The request as sent, after `interceptRequest`.
     let sent: NetworkRequest
-    let interception: NetworkSessionInterception
-    /// A stream call's response, its body not yet read.
-    let stream: NetworkStreamResponse?
+    private let parts: Locked<(interception: NetworkSessionInterception, stream: NetworkStreamResponse?)?>
 
-    init(sent: NetworkRequest, interception: NetworkSessionInterception, stream: NetworkStreamResponse?) {
+    init(sent: NetworkRequest, interception: consuming NetworkSessionInterception, stream: consuming NetworkStreamResponse?) {
         self.sent = sent
-        self.interception = interception
-        self.stream = stream
+        parts = Locked((interception, stream))
+    }
+
+    /// The response, and a stream call's response with its body not yet read, moved out (a copy
+    /// would retain each reference they hold; the loop takes them once); thrown as an internal
+    /// error if already taken, which the loop never does.
+    func take() throws -> (interception: NetworkSessionInterception, stream: NetworkStreamResponse?) {
+        guard let parts = parts.withLock({ $0.take() }) else { throw SessionCall.mismatch }
+        return parts
     }
 }

@@ -21,11 +21,12 @@ package final class CallMetricsRecorder: Sendable {
     /// Opens the record of one request about to be sent.
     @inline(never)  // inlined, its 300-byte record would sit in the async frame of its caller (the redirect stage)
     func beginExchange(_ request: NetworkRequest, retryNumber: Int, redirectNumber: Int) -> ExchangeMetricsRecorder {
-        let attempt = NetworkMetrics.Attempt(retryNumber: retryNumber, redirectNumber: redirectNumber,
-                                             method: request.httpMethod, url: request.url,
-                                             secretQueryKeys: request.secretQueryKeys, started: elapsed)
+        let started = elapsed
+        // Made inside the lock, so that it is moved into the array rather than copied.
         let index = state.withLock { metrics in
-            metrics.attempts.append(attempt)
+            metrics.attempts.append(NetworkMetrics.Attempt(retryNumber: retryNumber, redirectNumber: redirectNumber,
+                                                           method: request.httpMethod, url: request.url,
+                                                           secretQueryKeys: request.secretQueryKeys, started: started))
             return metrics.attempts.count - 1
         }
         return ExchangeMetricsRecorder(call: self, index: index)

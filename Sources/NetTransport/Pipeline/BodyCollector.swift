@@ -9,7 +9,8 @@ struct BodyCollector: Sendable {
     let limit: Int64?
     let progress: TransportProgressHandler?
 
-    func collect(_ response: NetworkStreamResponse) async throws -> TransportResponse {
+    /// Consuming: the head is moved into the result, not copied.
+    func collect(_ response: consuming NetworkStreamResponse) async throws -> TransportResponse {
         let head = response.response
         switch destination {
         case .memory:

@@ -67,7 +67,7 @@ struct RedirectStage: Sendable {
             try await transport.exchange(request, progress: progress)
         }
         record?.received(response.response)
-        return try next(after: response, of: request, original: original, followed: followed)
+        return try next(after: consume response, of: request, original: original, followed: followed)
     }
 
     /// What follows a response: it is the call's (its body framed), or a redirect to follow.
@@ -77,15 +77,16 @@ struct RedirectStage: Sendable {
     }
 
     /// The step after `response` to `current`, the `followed`-th redirect of `original`.
+    ///
+    /// Consuming: the response is moved on, not copied (a copy retains each of its references).
     @inline(never)
-    private func next(after response: NetworkStreamResponse, of current: NetworkRequest, original: NetworkRequest,
+    private func next(after response: consuming NetworkStreamResponse, of current: NetworkRequest, original: NetworkRequest,
                       followed: Int) throws -> Step {
-        var response = response
         response.body = BodyFraming.checked(response.body, head: response.response, method: current.httpMethod)
         guard case .follow(let limit) = policy,
               let next = try RedirectRule.nextRequest(after: response.response, for: current) else {
             response.originalRequest = original
-            return .final(response)
+            return .final(consume response)
         }
         guard followed < limit else {
             throw NetworkError.transport(.tooManyRedirects(limit: limit, lastURL: next.redactedURL))
