@@ -124,16 +124,19 @@ public final class AsyncHTTPClientTransport: Transport {
         headers.reserveCapacity(started.headers.count)
         for (name, value) in started.headers { try? headers.add(name: name, value: value) }
         let head = NetworkResponseHead(statusCode: HTTPCode(Int(started.status.code)), headers: headers, url: request.url)
-        let chunks = ResponseChunks(source: started.source, request: request, limits: limits)
         let body: NetworkResponseBody
-        if case .exchange(let exchange) = started.source {
+        switch started.source {
+        case .exchange(let exchange):
             if let whole = exchange.takeWholeBody() {
                 body = NetworkResponseBody(whole)  // most small bodies: no sequence, no lease to allocate
             } else {
-                body = NetworkResponseBody(chunks) { exchange.readerDone() }
+                body = NetworkResponseBody(ResponseChunks(source: started.source, request: request, limits: limits)) {
+                    exchange.readerDone()
+                }
             }
-        } else {
-            body = NetworkResponseBody(chunks)  // AsyncHTTPClient's own body cancels when dropped
+        case .body:
+            // AsyncHTTPClient's own body cancels when dropped.
+            body = NetworkResponseBody(ResponseChunks(source: started.source, request: request, limits: limits))
         }
         return NetworkStreamResponse(response: head, body: body, originalRequest: request)
     }

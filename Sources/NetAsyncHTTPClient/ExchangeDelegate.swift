@@ -79,7 +79,8 @@ final class ExchangeDelegate: HTTPClientResponseDelegate {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponseHead, any Error>) in
             let outcome = state.withLock { state -> Result<HTTPResponseHead, any Error>? in
                 if state.cancelled { return .failure(CancellationError()) }
-                if let head = state.head, state.headReleased { return .success(head) }
+                // Moved out: the head is asked for once.
+                if state.headReleased, let head = state.head.take() { return .success(head) }
                 if case .failure(let error) = state.end, state.head == nil { return .failure(error) }
                 state.headWaiter = continuation
                 return nil
@@ -215,10 +216,10 @@ final class ExchangeDelegate: HTTPClientResponseDelegate {
 
     private func releaseHead() {
         let (waiter, head) = state.withLock { state -> (CheckedContinuation<HTTPResponseHead, any Error>?, HTTPResponseHead?) in
-            guard !state.headReleased, let head = state.head else { return (nil, nil) }
+            guard !state.headReleased, state.head != nil else { return (nil, nil) }
             state.headReleased = true
-            defer { state.headWaiter = nil }
-            return (state.headWaiter, head)
+            guard let waiter = state.headWaiter.take() else { return (nil, nil) }  // `head()` takes it later
+            return (waiter, state.head.take())  // moved out: nothing asks for it again
         }
         if let waiter, let head { waiter.resume(returning: head) }
     }
@@ -273,10 +274,12 @@ final class ExchangeDelegate: HTTPClientResponseDelegate {
             state.end = result
             var pending = Pending(taking: &state)
             if let waiter = state.headWaiter {
-                switch (state.head, result) {
-                case (let head?, _): pending.head = (waiter, .success(head))
-                case (nil, .failure(let error)): pending.head = (waiter, .failure(error))
-                case (nil, .success):
+                // Moved out: with its waiter resumed, nothing asks for the head again.
+                if let head = state.head.take() {
+                    pending.head = (waiter, .success(head))
+                } else if case .failure(let error) = result {
+                    pending.head = (waiter, .failure(error))
+                } else {
                     pending.head = (waiter, .failure(NetworkError.transport(.connectionLost("the exchange ended without a response head"))))
                 }
                 state.headWaiter = nil
