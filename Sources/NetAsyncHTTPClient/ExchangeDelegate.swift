@@ -75,6 +75,7 @@ final class ExchangeDelegate: HTTPClientResponseDelegate {
     }
 
     /// The response head, once it has been handed over; AsyncHTTPClient's error if none came.
+    /// Asked for once per exchange: the head is moved out to its caller, not kept.
     func head() async throws -> HTTPResponseHead {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponseHead, any Error>) in
             let outcome = state.withLock { state -> Result<HTTPResponseHead, any Error>? in

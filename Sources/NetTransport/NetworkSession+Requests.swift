@@ -67,7 +67,7 @@ extension NetworkSession {
     /// for try await chunk in stream.body { print(chunk.count) }
     /// ```
     public nonisolated func requestStream(for request: any NetworkRequestConvertible) async throws -> NetworkStreamResponse {
-        guard let response = try await performCall(request, call: .stream, progress: nil).stream else {
+        guard let response = try await performCall(request, call: .stream, progress: nil).takeStream() else {
             throw SessionCall.mismatch
         }
         return response

@@ -193,7 +193,7 @@ extension NetworkSession {
             var delay: Duration?
             switch decision {
             case .nothing:
-                return CallOutcome(interception: try staging.complete(consume result), stream: stream).with(metrics.snapshot(finished: true))
+                return CallOutcome(interception: try staging.complete(consume result), stream: consume stream).with(metrics.snapshot(finished: true))
             case .retry(let request):
                 next = request
             case .retryAfter(let wait, let request):
@@ -201,7 +201,7 @@ extension NetworkSession {
                 delay = wait
             }
             guard retryNumber < settings.maximumRetryCount, (deadline.remaining > .zero) else {
-                return CallOutcome(interception: try staging.complete(consume result), stream: stream).with(metrics.snapshot(finished: true))
+                return CallOutcome(interception: try staging.complete(consume result), stream: consume stream).with(metrics.snapshot(finished: true))
             }
             metrics.recordRetry(after: result, requestedBy: ledger?.lastRequester, delay: delay)
             staging.discard()
@@ -251,6 +251,14 @@ enum CallOutcome: Sendable {
         case .stream(var stream, let interception):
             stream.metrics = metrics
             return .stream(stream, head: (consume interception).with(metrics))
+        }
+    }
+
+    /// A stream call's response, moved out.
+    consuming func takeStream() -> NetworkStreamResponse? {
+        switch consume self {
+        case .whole: nil
+        case .stream(let stream, _): stream
         }
     }
 

@@ -113,7 +113,9 @@ final class AttemptOutcome: Sendable {
     /// would retain each reference they hold; the loop takes them once); thrown as an internal
     /// error if already taken, which the loop never does.
     func take() throws -> (interception: NetworkSessionInterception, stream: NetworkStreamResponse?) {
-        guard let parts = parts.withLock({ $0.take() }) else { throw SessionCall.mismatch }
+        guard let parts = parts.withLock({ $0.take() }) else {
+            throw NetworkError.transport(.other("internal error: an attempt's response was taken twice"))
+        }
         return parts
     }
 }

@@ -9,7 +9,7 @@ struct BodyCollector: Sendable {
     let limit: Int64?
     let progress: TransportProgressHandler?
 
-    /// Consuming: the head is moved into the result, not copied.
+    /// Consuming: the response ends here, so the caller's is moved in rather than copied.
     func collect(_ response: consuming NetworkStreamResponse) async throws -> TransportResponse {
         let head = response.response
         switch destination {
