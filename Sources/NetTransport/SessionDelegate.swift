@@ -9,6 +9,10 @@ import FoundationNetworking
 /// hangs forever (Swift 6.3.1), and per-task delegates never hear about redirects or completion.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     private let bridges = Locked<[Int: TaskBridge]>([:])
+    /// Where an authentication challenge is answered. Callbacks run on FoundationNetworking's work
+    /// queue (``DelegateQueue``), and its challenge handler cancels the task with `cancel()`, which
+    /// waits for that same queue: answered in place, the process would trap.
+    private let challengeQueue = DispatchQueue(label: "Net.URLSessionTransport.challenges")
 
     func register(_ bridge: TaskBridge, for task: URLSessionTask) {
         bridges.withLock { $0[task.taskIdentifier] = bridge }
@@ -65,13 +69,13 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         // the bridge completes with the challenge's response head (its body cannot be had) and
         // the challenge is cancelled, which ends the URLSession task.
         guard challenge.protectionSpace.authenticationMethod != "NSURLAuthenticationMethodServerTrust" else {
-            completionHandler(.performDefaultHandling, nil)
+            challengeQueue.async { completionHandler(.performDefaultHandling, nil) }
             return
         }
         if let response = challenge.failureResponse, let bridge = bridge(for: task) {
             bridge.completeWithoutBody(response)
         }
-        completionHandler(.cancelAuthenticationChallenge, nil)
+        challengeQueue.async { completionHandler(.cancelAuthenticationChallenge, nil) }
     }
 
     func urlSession(
