@@ -115,6 +115,16 @@ extension LoadClient {
         return Int(String(decoding: answer, as: UTF8.self)) ?? -1
     }
 
+    /// GETs `url` with `requestStream` (the net-* sessions and clients) and returns the number of
+    /// bytes read, chunk by chunk, as they arrive.
+    func stream(_ url: URL) async throws -> Int {
+        guard let session = netSession else { throw NetworkError.transport(.other("\(rawValue) has no stream workload")) }
+        let response = try await session.requestStream(for: url)
+        var received = 0
+        for try await chunk in response.body { received += chunk.count }
+        return received
+    }
+
     /// GETs `url` into the file `destination` (raw URLSession: its own download file, then moved
     /// there) and returns the file's size.
     func download(_ url: URL, to destination: URL) async throws -> Int {

@@ -12,7 +12,7 @@
 // net-ahc-send (the transport alone, and with Transport.send), raw-urlsession, raw-urlsession-delegate, net-urlsession,
 // net-urlsession-client, every one with the same 64-connection pool, no redirects, no cookies or
 // cache, a 60 s whole-call limit and the same decompression setting (see LoadClients.swift). Workloads: seq (small GETs one after another), par64 (64 in
-// flight), get100mb (100 MiB bodies into memory, one after another), dlfile100mb (100 MiB bodies into a file; raw-urlsession and the net-* sessions and clients), upfile100mb (a 100 MiB file POSTed, one after another; raw-urlsession, raw-urlsession-delegate and the net-* sessions and clients). Each run prints requests/s (ms/request below 100 requests/s), the client process's CPU µs, context switches and minor
+// flight), get100mb (100 MiB bodies into memory, one after another), dlfile100mb (100 MiB bodies into a file; raw-urlsession and the net-* sessions and clients), stream1g (1 GiB bodies read with requestStream as they arrive; the net-* sessions and clients), upfile100mb (a 100 MiB file POSTed, one after another; raw-urlsession, raw-urlsession-delegate and the net-* sessions and clients). Each run prints requests/s (ms/request below 100 requests/s), the client process's CPU µs, context switches and minor
 // page faults per request; the last line is the median of the runs with min–max. `openapi` drives the generated OpenAPI client on
 // net-ahc, openapi-ahc (swift-openapi-async-http-client), net-urlsession or openapi-urlsession
 // (see OpenAPILoad.swift).
@@ -25,7 +25,7 @@ let arguments = CommandLine.arguments.dropFirst()
 func usage() -> Never {
     FileHandle.standardError.write(Data("""
         usage: NetLoad server
-               NetLoad run <client> <seq|par64|get100mb|dlfile100mb|upfile100mb> <base URL> [requests] [runs]
+               NetLoad run <client> <seq|par64|get100mb|dlfile100mb|upfile100mb|stream1g> <base URL> [requests] [runs]
                clients: raw-ahc net-ahc net-ahc-client net-ahc-exchange net-ahc-send raw-urlsession raw-urlsession-delegate net-urlsession net-urlsession-client
                NetLoad session <canned|canned-client|stub|client> [requests] [runs] [in flight]
                NetLoad sse-latency <net-ahc|net-urlsession> <base URL> [events] [runs]
@@ -137,6 +137,15 @@ case "run":
         let big = url.appendingPathComponent("bytes/\(100 << 20)")
         try await measure(label: label, requests: requests, runs: runs) {
             for _ in 0..<requests { _ = try await client.get(big) }
+        }
+    case "stream1g":
+        // `requests` 1 GiB bodies read with requestStream as they arrive, one after another.
+        let huge = url.appendingPathComponent("bytes/\(1 << 30)")
+        try await measure(label: label, requests: requests, runs: runs) {
+            for _ in 0..<requests {
+                let size = try await client.stream(huge)
+                guard size == 1 << 30 else { throw NetworkError.transport(.other("streamed \(size) bytes")) }
+            }
         }
     case "dlfile100mb":
         // `requests` 100 MiB bodies into a file, one after another, per run.

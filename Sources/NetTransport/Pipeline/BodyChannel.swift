@@ -84,66 +84,92 @@ final class BodyChannel: Sendable {
     /// Hands `data` to the reader, or keeps it (in memory, then in the spool file) until read.
     /// Returns an error when the spool file cannot be written.
     func yield(_ data: Data) -> (any Error)? {
-        let directory = spoolDirectory
-        return state.withLock { state -> (any Error)? in
-            guard state.end == nil, !state.cancelled, !data.isEmpty else { return nil }
+        let (error, handoff) = state.withLock { state -> ((any Error)?, Handoff?) in
+            guard state.end == nil, !state.cancelled, !data.isEmpty else { return (nil, nil) }
             if let waiter = state.waiter, state.buffered == 0, !state.spooling {
                 state.waiter = nil
-                waiter.resume(returning: data)
-                return nil
+                return (nil, Handoff(waiter: waiter, result: .success(data)))
             }
-            if !state.spooling && state.buffered + data.count <= Self.memoryWindow {
-                state.chunks.append(data)
-                state.buffered += data.count
-                return nil
-            }
-            state.spooling = true
-            // The backlog: the memory window, what the spool file holds unread, and what waits to
-            // be written to it. Past the limit the body fails, and the caller stops the producer.
-            let backlog = Int64(state.buffered) + state.spoolWritten - state.spoolRead + Int64(state.pending.count) + Int64(data.count)
-            if let backlogLimit, backlog > backlogLimit {
-                return NetworkError.transport(.responseBodyLimitExceeded(.unreadBacklog(bytes: backlogLimit)))
-            }
-            state.pending.append(data)
-            guard state.pending.count >= Self.spoolBlock else { return nil }
-            do {
-                if state.spool < 0 { state.spool = try Self.openSpool(in: directory) }
-                try Self.write(state.pending, to: state.spool, at: state.spoolWritten)
-            } catch {
-                return error
-            }
-            state.spoolWritten += Int64(state.pending.count)
-            state.pending.removeAll(keepingCapacity: true)
+            return (Self.keep(data, in: &state, spoolDirectory: spoolDirectory, backlogLimit: backlogLimit), nil)
+        }
+        handoff?.perform()
+        return error
+    }
+
+    /// Keeps `data` for the reader: in memory within the window, past it in the spool file.
+    private static func keep(_ data: Data, in state: inout State, spoolDirectory: URL, backlogLimit: Int64?) -> (any Error)? {
+        if !state.spooling && state.buffered + data.count <= memoryWindow {
+            state.chunks.append(data)
+            state.buffered += data.count
             return nil
         }
+        state.spooling = true
+        // The backlog: the memory window, what the spool file holds unread, and what waits to
+        // be written to it. Past the limit the body fails, and the caller stops the producer.
+        let backlog = Int64(state.buffered) + state.spoolWritten - state.spoolRead + Int64(state.pending.count) + Int64(data.count)
+        if let backlogLimit, backlog > backlogLimit {
+            return NetworkError.transport(.responseBodyLimitExceeded(.unreadBacklog(bytes: backlogLimit)))
+        }
+        state.pending.append(data)
+        guard state.pending.count >= spoolBlock else { return nil }
+        do {
+            if state.spool < 0 { state.spool = try openSpool(in: spoolDirectory) }
+            try write(state.pending, to: state.spool, at: state.spoolWritten)
+        } catch {
+            return error
+        }
+        state.spoolWritten += Int64(state.pending.count)
+        state.pending.removeAll(keepingCapacity: true)
+        return nil
     }
 
     /// The producer is done: `error` ends the body with it, `nil` ends it normally.
     func finish(_ error: (any Error)?) {
-        state.withLock { state in
-            guard state.end == nil, !state.cancelled else { return }
+        state.withLock { state -> Handoff? in
+            guard state.end == nil, !state.cancelled else { return nil }
             state.end = error.map { .failure($0) } ?? .success(())
-            if let waiter = state.waiter {
-                state.waiter = nil
-                waiter.resume(with: error.map { .failure($0) } ?? .success(nil))
-            }
+            return Self.handoff(&state)
+        }?.perform()
+    }
+
+    /// A waiting reader and what it gets, resumed once the lock is released: a reader woken
+    /// inside it can take the core at once, and then spin on the lock its waker still holds.
+    private struct Handoff: Sendable {
+        let waiter: CheckedContinuation<Data?, any Error>
+        let result: Result<Data?, any Error>
+
+        func perform() { waiter.resume(with: result) }
+    }
+
+    /// The waiting reader, if any, with the next chunk or the end; `nil` (the reader keeps
+    /// waiting) if neither is there yet.
+    private static func handoff(_ state: inout State) -> Handoff? {
+        guard let waiter = state.waiter else { return nil }
+        let result: Result<Data?, any Error>
+        switch take(&state) {
+        case .chunk(let data): result = .success(data)
+        case .failure(let error): result = .failure(error)
+        case .end: result = .success(nil)
+        case .wait: return nil
         }
+        state.waiter = nil
+        return Handoff(waiter: waiter, result: result)
     }
 
     /// The reader gave up: drops what is buffered and stops the producer.
     func cancel() {
-        let stop = state.withLock { state -> (@Sendable () -> Void)? in
-            guard !state.cancelled else { return nil }
+        let (stop, waiter) = state.withLock { state -> ((@Sendable () -> Void)?, CheckedContinuation<Data?, any Error>?) in
+            guard !state.cancelled else { return (nil, nil) }
             state.cancelled = true
             state.chunks = []
             state.pending = Data()
             state.buffered = 0
             if state.spool >= 0 { close(state.spool) }
             state.spool = -1
-            state.waiter?.resume(throwing: CancellationError())
-            state.waiter = nil
-            return state.end == nil ? state.stopProducer : nil
+            defer { state.waiter = nil }
+            return (state.end == nil ? state.stopProducer : nil, state.waiter)
         }
+        waiter?.resume(throwing: CancellationError())
         stop?()
     }
 
@@ -151,16 +177,19 @@ final class BodyChannel: Sendable {
     func next() async throws -> Data? {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data?, any Error>) in
-                state.withLock { state in
+                let now = state.withLock { state -> Result<Data?, any Error>? in
                     switch Self.take(&state) {
-                    case .chunk(let data): continuation.resume(returning: data)
-                    case .failure(let error): continuation.resume(throwing: error)
-                    case .end: continuation.resume(returning: nil)
+                    case .chunk(let data): return .success(data)
+                    case .failure(let error): return .failure(error)
+                    case .end: return .success(nil)
                     case .wait where state.waiter != nil:
-                        continuation.resume(throwing: NetworkError.transport(.other("a response body was read by two tasks at once; read it from one")))
-                    case .wait: state.waiter = continuation
+                        return .failure(NetworkError.transport(.other("a response body was read by two tasks at once; read it from one")))
+                    case .wait:
+                        state.waiter = continuation
+                        return nil
                     }
                 }
+                if let now { continuation.resume(with: now) }
             }
         } onCancel: {
             cancel()
