@@ -35,5 +35,7 @@ public struct NetworkProgress: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// Receives progress reports from a transport; called from any thread, so keep it quick.
+/// Receives progress reports from a transport; called from any thread, and it must return quickly
+/// and never block: URLSessionTransport calls it on FoundationNetworking's one work queue, which
+/// every transfer of its session shares, so a handler that waits stalls them all.
 public typealias TransportProgressHandler = @Sendable (NetworkProgress) -> Void

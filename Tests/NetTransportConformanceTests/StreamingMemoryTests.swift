@@ -33,7 +33,8 @@ extension LoadTests {
     /// and what the reader has not taken goes to a spool file past 1 MiB. FoundationNetworking's
     /// callbacks run in place on its work queue (`DelegateQueue`), so no queue of chunks builds up
     /// between libcurl and the transport: 11–24 MiB of growth in 12 runs alone on this machine,
-    /// 10–13 MiB beside two busy processes (a debug build; raw URLSession alone: 19–47 MiB). When
+    /// 10–13 MiB in 3 runs beside two busy processes, 11–22 MiB in 3 full suite runs beside them
+    /// (a debug build; raw URLSession alone: 19–47 MiB). When
     /// the callbacks ran on a queue of their own, that queue alone reached 172 MiB beside the test
     /// suite; a body held in memory shows 1 GiB.
     @Test("URLSessionTransport: the body is spooled, not held; peak memory grows by at most 48 MiB")
