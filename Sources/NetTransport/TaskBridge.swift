@@ -17,8 +17,8 @@ import NetCore
 /// For a request whose body will be read whole into memory (``NetworkRequest/collectsBodyInMemory``)
 /// the head is held back until the body has ended or passed ``heldBodyLimit``: a small body then
 /// reaches the caller in one hand-off from FoundationNetworking's work queue instead of three
-/// (head, chunk, end), each a thread wake-up. It costs no memory the call would not hold anyway, and the
-/// first-byte time is still noted when the head arrives.
+/// (head, chunk, end), each a thread wake-up. It costs no memory the call would not hold anyway,
+/// and the first-byte time is still noted when the head arrives.
 final class TaskBridge: Sendable {
     /// The most body bytes held with a held-back head; past it the head goes to the caller and the
     /// body streams on, so the in-memory limit is checked as the body arrives.

@@ -86,19 +86,16 @@ final class BodyChannel: Sendable {
     func yield(_ data: Data) -> (any Error)? {
         let (error, handoff) = state.withLock { state -> ((any Error)?, Handoff?) in
             guard state.end == nil, !state.cancelled, !data.isEmpty else { return (nil, nil) }
-            if let waiter = state.waiter, state.buffered == 0, !state.spooling {
-                state.waiter = nil
-                return (nil, Handoff(waiter: waiter, result: .success(data)))
-            }
-            return (Self.keep(data, in: &state, spoolDirectory: spoolDirectory, backlogLimit: backlogLimit), nil)
+            let error = keep(data, in: &state)
+            return (error, Self.handoff(&state))
         }
         handoff?.perform()
         return error
     }
 
     /// Keeps `data` for the reader: in memory within the window, past it in the spool file.
-    private static func keep(_ data: Data, in state: inout State, spoolDirectory: URL, backlogLimit: Int64?) -> (any Error)? {
-        if !state.spooling && state.buffered + data.count <= memoryWindow {
+    private func keep(_ data: Data, in state: inout State) -> (any Error)? {
+        if !state.spooling && state.buffered + data.count <= Self.memoryWindow {
             state.chunks.append(data)
             state.buffered += data.count
             return nil
@@ -111,10 +108,10 @@ final class BodyChannel: Sendable {
             return NetworkError.transport(.responseBodyLimitExceeded(.unreadBacklog(bytes: backlogLimit)))
         }
         state.pending.append(data)
-        guard state.pending.count >= spoolBlock else { return nil }
+        guard state.pending.count >= Self.spoolBlock else { return nil }
         do {
-            if state.spool < 0 { state.spool = try openSpool(in: spoolDirectory) }
-            try write(state.pending, to: state.spool, at: state.spoolWritten)
+            if state.spool < 0 { state.spool = try Self.openSpool(in: spoolDirectory) }
+            try Self.write(state.pending, to: state.spool, at: state.spoolWritten)
         } catch {
             return error
         }
@@ -144,14 +141,7 @@ final class BodyChannel: Sendable {
     /// The waiting reader, if any, with the next chunk or the end; `nil` (the reader keeps
     /// waiting) if neither is there yet.
     private static func handoff(_ state: inout State) -> Handoff? {
-        guard let waiter = state.waiter else { return nil }
-        let result: Result<Data?, any Error>
-        switch take(&state) {
-        case .chunk(let data): result = .success(data)
-        case .failure(let error): result = .failure(error)
-        case .end: result = .success(nil)
-        case .wait: return nil
-        }
+        guard let waiter = state.waiter, let result = take(&state) else { return nil }
         state.waiter = nil
         return Handoff(waiter: waiter, result: result)
     }
@@ -178,16 +168,12 @@ final class BodyChannel: Sendable {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data?, any Error>) in
                 let now = state.withLock { state -> Result<Data?, any Error>? in
-                    switch Self.take(&state) {
-                    case .chunk(let data): return .success(data)
-                    case .failure(let error): return .failure(error)
-                    case .end: return .success(nil)
-                    case .wait where state.waiter != nil:
+                    if let taken = Self.take(&state) { return taken }
+                    guard state.waiter == nil else {
                         return .failure(NetworkError.transport(.other("a response body was read by two tasks at once; read it from one")))
-                    case .wait:
-                        state.waiter = continuation
-                        return nil
                     }
+                    state.waiter = continuation
+                    return nil
                 }
                 if let now { continuation.resume(with: now) }
             }
@@ -196,9 +182,9 @@ final class BodyChannel: Sendable {
         }
     }
 
-    private enum Taken { case chunk(Data), failure(any Error), end, wait }
-
-    private static func take(_ state: inout State) -> Taken {
+    /// The next chunk (`nil` inside: the end) or the body's error, taken in arrival order; `nil`
+    /// when there is nothing yet.
+    private static func take(_ state: inout State) -> Result<Data?, any Error>? {
         if state.cancelled { return .failure(CancellationError()) }
         if state.head < state.chunks.count {
             let data = state.chunks[state.head]
@@ -208,7 +194,7 @@ final class BodyChannel: Sendable {
                 state.chunks.removeAll(keepingCapacity: true)
                 state.head = 0
             }
-            return .chunk(data)
+            return .success(data)
         }
         if state.spooling && state.spoolRead == state.spoolWritten {
             // The file is drained: what is left was spilled after its last write.
@@ -218,7 +204,7 @@ final class BodyChannel: Sendable {
             state.spoolRead = 0
             state.spoolWritten = 0
             state.spooling = false
-            if !data.isEmpty { return .chunk(data) }
+            if !data.isEmpty { return .success(data) }
         }
         if state.spooling {
             let count = Int(min(Int64(spoolReadSize), state.spoolWritten - state.spoolRead))
@@ -228,12 +214,12 @@ final class BodyChannel: Sendable {
                 return .failure(NetworkError.transport(.cannotWriteBody(path: "(spool file)", reason: "the spooled body could not be read back")))
             }
             state.spoolRead += Int64(count)
-            return .chunk(data)
+            return .success(data)
         }
         switch state.end {
         case .failure(let error): return .failure(error)
-        case .success: return .end
-        case nil: return .wait
+        case .success: return .success(nil)
+        case nil: return nil
         }
     }
 
