@@ -72,12 +72,16 @@ public struct NetworkRequest: Sendable, CustomStringConvertible {
         get { storage.credentialGeneration }
         set { uniqueStorage().credentialGeneration = newValue }
     }
+    /// What the call will do with this request's response body: a transport may hand it over in
+    /// the way that suits (``ResponseBodyUse``).
+    ///
+    /// Stored beside the shared storage, not in it: the session sets it on every call, and in the
+    /// storage each call copied the caller's request first.
+    package var responseBodyUse = ResponseBodyUse.streamed
+
     /// The session reads this request's response whole into memory (`requestData`): only such
     /// a call may share an exchange with identical ones (`SharedRequestsTransport`).
-    ///
-    /// Stored beside the shared storage, not in it: the session sets it on every `requestData`
-    /// call, and in the storage each call copied the caller's request first.
-    package var collectsBodyInMemory = false
+    package var collectsBodyInMemory: Bool { responseBodyUse == .inMemory }
 
     /// The box, copied first if another request shares it.
     private mutating func uniqueStorage() -> NetworkRequestStorage {

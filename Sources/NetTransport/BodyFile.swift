@@ -51,6 +51,37 @@ enum BodyFile {
         }
     }
 
+    /// Writes all of `data` to the open file `fd` at `offset` (`pwrite(2)`, so the file's own
+    /// position plays no part), going on after short or interrupted writes.
+    static func write(_ data: Data, toDescriptor fd: Int32, at offset: Int64, path: String) throws {
+        var written = 0
+        while written < data.count {
+            let result = data.withUnsafeBytes { bytes in
+                // Not empty: `written < data.count`.
+                pwrite(fd, bytes.baseAddress! + written, data.count - written, off_t(offset) + off_t(written))
+            }
+            if result < 0 && errno == EINTR { continue }
+            guard result > 0 else {
+                throw NetworkError.transport(.cannotWriteBody(path: path, reason: String(cString: strerror(errno))))
+            }
+            written += result
+        }
+    }
+
+    /// Creates a file in `directory` and unlinks it at once, returning its open descriptor: a
+    /// spool that vanishes with its last descriptor, so nothing can be left behind.
+    static func openNameless(in directory: URL) throws -> Int32 {
+        let template = directory.appendingPathComponent("net-body-XXXXXX").path
+        var path = Array(template.utf8CString)
+        let fd = path.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }  // the buffer is never empty: it holds the template
+        guard fd >= 0 else {
+            throw NetworkError.transport(.cannotWriteBody(path: template, reason: "the spool file cannot be created: \(String(cString: strerror(errno)))"))
+        }
+        path.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }  // nameless from here on: nothing to clean up
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)  // not inherited by processes the app starts (mkostemp is not in Glibc's module)
+        return fd
+    }
+
     /// Moves `source` onto `destination` with `rename(2)`: atomic within one directory, replacing
     /// any file there, so readers see the old file or the new one, never a partial one.
     static func replace(_ destination: URL, with source: URL) throws {

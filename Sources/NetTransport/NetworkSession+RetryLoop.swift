@@ -10,10 +10,14 @@ enum SessionCall: Sendable {
     /// The head, with the body left for the caller to read.
     case stream
 
-    /// Whether the call reads the body whole into memory: what its requests are marked with
-    /// (``NetworkRequest/collectsBodyInMemory``).
-    var readsWhole: Bool {
-        if case .data = self { true } else { false }
+    /// What the call does with the body: what its requests are marked with
+    /// (``NetworkRequest/responseBodyUse``).
+    var bodyUse: ResponseBodyUse {
+        switch self {
+        case .data: .inMemory
+        case .download: .toFile
+        case .upload, .stream: .streamed
+        }
     }
 
     /// Thrown if a call ever produced a response of another kind; the loop below cannot do that.
@@ -85,7 +89,7 @@ extension NetworkSession {
         var request = try convertible.asNetworkRequest()
         if case .upload(let body?) = call { request.body = body }
         // Set either way: a request taken from an earlier response may carry the mark.
-        request.collectsBodyInMemory = call.readsWhole
+        request.responseBodyUse = call.bodyUse
         let settings: SessionSettings
         // A cast to the one class, not to a protocol, which would look up a conformance per call.
         if let fixed = (self as? NetworkClient)?.fixedSettings {

@@ -37,7 +37,7 @@ final class SessionAttempt: Sendable {
     /// streams) going to `destination`.
     func run(_ request: NetworkRequest, retryNumber: Int, destination: TransportBodyDestination) async throws -> AttemptOutcome {
         var sent = if let session { try await Self.intercepted(request, by: session) } else { request }
-        sent.collectsBodyInMemory = call.readsWhole  // an interceptor may have made a new request
+        sent.responseBodyUse = call.bodyUse  // an interceptor may have made a new request
         let (response, record) = try await redirects.exchange(sent, through: transport, progress: progress,
                                                               metrics: metrics, retryNumber: retryNumber)
         if case .stream = call { return streamed(response, sent: sent) }

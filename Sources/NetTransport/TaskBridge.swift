@@ -56,7 +56,7 @@ final class TaskBridge: Sendable {
 
     /// `cancelQueue` is where URLSession's blocking `cancel()` is called (see
     /// `URLSessionTransport.cancelQueue`); `spoolDirectory` holds the body a slow reader has not
-    /// taken yet, past 1 MiB.
+    /// taken yet, past ``BodyChannel``'s window.
     init(request: NetworkRequest, limits: ResponseLimits, cancelQueue: DispatchQueue, spoolDirectory: URL,
          backlogLimit: Int64?, progress: TransportProgressHandler?) {
         self.request = request
@@ -64,7 +64,8 @@ final class TaskBridge: Sendable {
         self.cancelQueue = cancelQueue
         self.progress = progress
         holdsHead = request.collectsBodyInMemory
-        body = BodyChannel(spoolDirectory: spoolDirectory, backlogLimit: backlogLimit)
+        body = BodyChannel(spoolDirectory: spoolDirectory, backlogLimit: backlogLimit,
+                           window: request.responseBodyUse == .toFile ? BodyChannel.fileWindow : BodyChannel.streamedWindow)
         body.onCancel { [weak self] in self?.stop() }
     }
 

@@ -68,7 +68,8 @@ public final class URLSessionTransport: Transport {
     /// small body reaches the caller with its head in one hand-off.
     ///
     /// The body then arrives whether or not it is being read (libcurl cannot pause): up to 1 MiB
-    /// waits in memory, and the rest in a nameless temporary file in
+    /// waits in memory (256 KiB for a download to a file, whose chunks are written to it where
+    /// they arrive once its writing has begun), and the rest in a nameless temporary file in
     /// ``Configuration/temporaryDirectory`` until read, so memory stays bounded.
     public func exchange(_ request: NetworkRequest, progress: TransportProgressHandler?) async throws -> NetworkStreamResponse {
         try request.validate()
@@ -156,7 +157,7 @@ extension URLSessionTransport {
             self.maximumConnectionsPerHost = max(1, maximumConnectionsPerHost)
             self.temporaryDirectory = temporaryDirectory
             self.responseLimits = responseLimits
-            self.maximumSpooledBytes = maximumSpooledBytes.map { max(Int64(BodyChannel.memoryWindow), $0) }
+            self.maximumSpooledBytes = maximumSpooledBytes.map { max(Int64(BodyChannel.streamedWindow), $0) }
         }
     }
 }

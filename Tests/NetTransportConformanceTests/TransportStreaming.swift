@@ -1,6 +1,7 @@
 import Foundation
 import NetCore
 import NetTransport
+import Synchronization
 import Testing
 #if canImport(NetTestSupport)
 import NetTestSupport  // TestTiming
@@ -32,10 +33,13 @@ enum TransportStreaming {
             let client = NetworkClient(transport: make())
             let stream = try await client.requestStream(for: url("/hold?key=\(key)&first=1000&size=200000"))
             #expect(stream.statusCode == 200)
+            let watchdog = HoldWatchdog(releasing: key)
             var iterator = stream.body.makeAsyncIterator()
             let first = try #require(try await iterator.next())
-            // The server has sent 1,000 bytes and is waiting for our signal: nothing more exists yet.
-            #expect(FaultServer.shared.events(key) == ["sent-first"])
+            // The server has sent 1,000 bytes and holds the rest until released: nothing more
+            // exists yet, unless the watchdog had to release it.
+            watchdog.cancel()
+            #expect(!watchdog.fired, "the first chunk came only after the server was released")
             #expect(first.count <= 1000 && isPattern(first, at: 0))
             FaultServer.shared.release(key)
             var received = first.count
@@ -53,20 +57,44 @@ enum TransportStreaming {
             // whole in the transport before the in-memory limit could see it.
             let key = UUID().uuidString
             var request = try NetworkRequest(url: url("/hold?key=\(key)&first=100000&size=200000"))
-            request.collectsBodyInMemory = true
-            let watchdog = Task {
-                try? await Task.sleep(for: hang)
-                FaultServer.shared.release(key)  // reached only if the head waited for the whole body
-            }
+            request.responseBodyUse = .inMemory
+            let watchdog = HoldWatchdog(releasing: key)  // fires only if the head waited for the whole body
             let transport = make()  // kept to the end: an AsyncHTTPClientTransport shuts its client down when dropped
             let response = try await transport.exchange(request, progress: nil)
-            let eventsAtHead = FaultServer.shared.events(key)
             watchdog.cancel()
-            #expect(eventsAtHead == ["sent-first"], "the head came only after the server was released")
+            #expect(!watchdog.fired, "the head came only after the server was released")
             FaultServer.shared.release(key)
             let body = try await response.body.collect()
             #expect(body.count == 200_000 && isPattern(body, at: 0))
             withExtendedLifetime(transport) {}
+        },
+        Check(name: "a download is written as it arrives: its progress reaches what the server sent while it holds back the rest, and the file ends intact") { make in
+            let key = UUID().uuidString
+            let (first, size) = (300_000, 3_000_000)
+            let client = NetworkClient(transport: make())
+            let destination = FileManager.default.temporaryDirectory.appendingPathComponent("net-stream-download-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: destination) }
+            let (events, progress) = AsyncStream.makeStream(of: NetworkProgress.self)
+            let download = Task {
+                try await client.requestDownload(for: url("/hold?key=\(key)&first=\(first)&size=\(size)"), to: destination, progress: progress)
+            }
+            let watchdog = HoldWatchdog(releasing: key)  // fires only if the progress never reached `first`
+            var reachedFirst = false
+            var last: Int64 = 0
+            for await event in events {
+                if !reachedFirst, event.completedBytes >= Int64(first) {
+                    reachedFirst = true
+                    watchdog.cancel()
+                    #expect(!watchdog.fired, "the progress reached \(first) bytes only after the server was released")
+                    #expect(event.completedBytes == Int64(first))
+                    FaultServer.shared.release(key)
+                }
+                last = event.completedBytes
+            }
+            _ = try await download.value
+            let body = try Data(contentsOf: destination)
+            #expect(body.count == size && isPattern(body, at: 0))
+            #expect(last == Int64(size))
         },
         Check(name: "cancelling the task reading the body closes the connection") { make in
             let key = UUID().uuidString
@@ -122,6 +150,30 @@ enum TransportStreaming {
             #expect(try await second.value == 5)
         },
     ]
+}
+
+/// Releases a held response after ``TransportStreaming/hang`` unless cancelled first: a transport
+/// that waited for the whole body would otherwise wait forever. ``fired`` tells a check that the
+/// hold had to be released for it to go on, which is the failure it looks for; read after
+/// ``cancel()``, it cannot change any more.
+final class HoldWatchdog: Sendable {
+    private let firedFlag = Mutex(false)
+    private let task = Mutex<Task<Void, Never>?>(nil)
+
+    init(releasing key: String) {
+        task.withLock {
+            $0 = Task { [self] in
+                try? await Task.sleep(for: TransportStreaming.hang)
+                guard !Task.isCancelled else { return }
+                firedFlag.withLock { $0 = true }
+                FaultServer.shared.release(key)
+            }
+        }
+    }
+
+    var fired: Bool { firedFlag.withLock { $0 } }
+
+    func cancel() { task.withLock { $0?.cancel() } }
 }
 
 @Suite("Streamed bodies: URLSessionTransport")

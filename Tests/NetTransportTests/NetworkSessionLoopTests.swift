@@ -25,16 +25,18 @@ struct NetworkSessionLoopTests {
         let stub = StubTransport { _ in .text("ok") }
         let client = NetworkClient(transport: stub)
         let data = try await client.requestData(for: "https://api.example.com/items")
-        #expect(stub.requests.last?.request.collectsBodyInMemory == true)
+        #expect(stub.requests.last?.request.responseBodyUse == .inMemory)
         // The response's request carries the mark of its call; a stream of it must not be
         // shared with identical GETs or read whole (SharedRequestsTransport, TaskBridge).
         let stream = try await client.requestStream(for: data.originalRequest)
         for try await _ in stream.body {}
-        #expect(stub.requests.last?.request.collectsBodyInMemory == false)
+        #expect(stub.requests.last?.request.responseBodyUse == .streamed)
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("net-mark-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: file) }
         _ = try await stub.send(data.originalRequest, to: .file(file))
-        #expect(stub.requests.last?.request.collectsBodyInMemory == false)
+        #expect(stub.requests.last?.request.responseBodyUse == .toFile)
+        _ = try await client.requestDownload(for: data.originalRequest, to: file)
+        #expect(stub.requests.last?.request.responseBodyUse == .toFile)
     }
 
     @Test("every attempt is intercepted exactly once, and a retry goes through interceptRequest again")

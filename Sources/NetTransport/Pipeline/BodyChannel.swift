@@ -1,51 +1,61 @@
 import Foundation
 import NetCore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The body of a transport that cannot pause its reads (URLSession on Linux: measured in
 /// Docs/Linux-notes.md), handed from the thread that receives it to the task that reads it.
 ///
-/// Up to ``memoryWindow`` bytes wait in memory; past that, arriving chunks are appended to an
-/// unlinked temporary file (in ``spoolBlock``-sized writes, so the writing keeps up with the
-/// network) and read back in order, so a slow consumer costs disk, not memory. The file has no
-/// name (nothing can be left behind) and is closed when the body ends.
+/// Up to a window of bytes (``streamedWindow``, or ``fileWindow`` for a body bound for a file)
+/// waits in memory; past that, arriving chunks are appended to an unlinked temporary file (in
+/// writes of the window's size, so the writing keeps up with the network) and read back in order,
+/// so a slow consumer costs disk, not memory. The file has no name (nothing can be left behind)
+/// and is closed when the body ends.
+///
+/// A body written to a file (``drain(into:from:path:progress:)``) skips all that once what waits
+/// is written: each chunk then goes to the file on the thread it arrives on, as URLSession's own
+/// download tasks write theirs, so memory holds one chunk and no reader is woken per chunk.
 final class BodyChannel: Sendable {
-    /// Bytes held in memory before arriving chunks go to the spool file: 1 MiB.
-    static let memoryWindow = 1 << 20
-    /// The most bytes read back from the spool file at once.
-    static let spoolReadSize = 256 << 10
-    /// Spilled bytes gathered in memory before one write to the spool file.
-    static let spoolBlock = 1 << 20
+    /// The window of a body read as it arrives or into memory: 1 MiB.
+    static let streamedWindow = 1 << 20
+    /// The window of a body bound for a file: 256 KiB. Its drain starts only once the call has
+    /// its head and has made the file, and meanwhile libcurl reads on at full speed (measured:
+    /// 1 to 6 MiB arrived first on one core); the spool takes that as well as memory would.
+    static let fileWindow = 256 << 10
 
     private struct State: Sendable {
         var chunks: [Data] = []
         var head = 0
         var buffered = 0
-        var spool: Int32 = -1
-        var spoolWritten: Int64 = 0
-        var spoolRead: Int64 = 0
-        var spooling = false
-        /// Spilled chunks not yet written to the file: newer than everything in it.
-        var pending = Data()
+        /// What came past the window: newer than everything in `chunks` while it is active.
+        var spool = BodySpool()
         var waiter: CheckedContinuation<Data?, any Error>?
         var end: Result<Void, any Error>?
         var cancelled = false
         /// Stops the producer when the reader gives up (drops the body, is cancelled).
         var stopProducer: (@Sendable () -> Void)?
+        /// Where arriving chunks are written directly, once the reader has drained the rest.
+        var sink: Sink?
+    }
+
+    /// The file a drained body goes to, and how far it has been written.
+    private struct Sink: Sendable {
+        let fd: Int32
+        let path: String
+        var written: Int64
+        let progress: (@Sendable (Int64) -> Void)?
     }
 
     private let state = Locked(State())
     private let spoolDirectory: URL
     /// The most bytes that may wait for the reader, in memory and spooled; `nil` for no limit.
     private let backlogLimit: Int64?
+    /// Bytes held in memory before arriving chunks go to the spool file, and the size of the
+    /// blocks they are written to it in.
+    private let window: Int
 
-    init(spoolDirectory: URL, backlogLimit: Int64? = nil) {
+    init(spoolDirectory: URL, backlogLimit: Int64? = nil, window: Int = BodyChannel.streamedWindow) {
         self.spoolDirectory = spoolDirectory
         self.backlogLimit = backlogLimit
+        self.window = window
     }
 
     /// Sets what stops the producer when the reader gives up (drops the body, is cancelled).
@@ -55,7 +65,7 @@ final class BodyChannel: Sendable {
 
     deinit {
         state.withLock { state in
-            if state.spool >= 0 { close(state.spool) }
+            state.spool.discard()
         }
     }
 
@@ -69,7 +79,7 @@ final class BodyChannel: Sendable {
     /// no channel to read it through. `nil` otherwise.
     func takeWhole() -> Data? {
         state.withLock { state -> Data? in
-            guard case .success = state.end, !state.cancelled, !state.spooling, state.head == 0 else { return nil }
+            guard case .success = state.end, !state.cancelled, !state.spool.isActive, state.head == 0 else { return nil }
             defer {
                 state.chunks = []
                 state.buffered = 0
@@ -84,39 +94,57 @@ final class BodyChannel: Sendable {
     /// Hands `data` to the reader, or keeps it (in memory, then in the spool file) until read.
     /// Returns an error when the spool file cannot be written.
     func yield(_ data: Data) -> (any Error)? {
-        let (error, handoff) = state.withLock { state -> ((any Error)?, Handoff?) in
-            guard state.end == nil, !state.cancelled, !data.isEmpty else { return (nil, nil) }
+        let (error, handoff, report) = state.withLock { state -> ((any Error)?, Handoff?, Report?) in
+            guard state.end == nil, !state.cancelled, !data.isEmpty else { return (nil, nil, nil) }
+            if state.sink != nil { return Self.write(data, to: &state) }
             let error = keep(data, in: &state)
-            return (error, Self.handoff(&state))
+            return (error, Self.handoff(&state), nil)
         }
         handoff?.perform()
+        report?.perform()
         return error
+    }
+
+    /// Writes `data` to the sink. Inside the lock: once ``cancel()`` or the end has released it,
+    /// nothing writes to the reader's file any more, and the reader may close it.
+    private static func write(_ data: Data, to state: inout State) -> ((any Error)?, Handoff?, Report?) {
+        guard var sink = state.sink else { return (nil, nil, nil) }
+        do {
+            try BodyFile.write(data, toDescriptor: sink.fd, at: sink.written, path: sink.path)
+        } catch {
+            return (error, nil, nil)
+        }
+        sink.written += Int64(data.count)
+        state.sink = sink
+        return (nil, nil, sink.progress.map { Report(progress: $0, total: sink.written) })
+    }
+
+    /// A progress report, made once the lock is released.
+    private struct Report: Sendable {
+        let progress: @Sendable (Int64) -> Void
+        let total: Int64
+
+        func perform() { progress(total) }
     }
 
     /// Keeps `data` for the reader: in memory within the window, past it in the spool file.
     private func keep(_ data: Data, in state: inout State) -> (any Error)? {
-        if !state.spooling && state.buffered + data.count <= Self.memoryWindow {
+        if !state.spool.isActive && state.buffered + data.count <= window {
             state.chunks.append(data)
             state.buffered += data.count
             return nil
         }
-        state.spooling = true
-        // The backlog: the memory window, what the spool file holds unread, and what waits to
-        // be written to it. Past the limit the body fails, and the caller stops the producer.
-        let backlog = Int64(state.buffered) + state.spoolWritten - state.spoolRead + Int64(state.pending.count) + Int64(data.count)
+        // The backlog: the memory window and what the spool holds unread. Past the limit the
+        // body fails, and the caller stops the producer.
+        let backlog = Int64(state.buffered) + state.spool.unread + Int64(data.count)
         if let backlogLimit, backlog > backlogLimit {
             return NetworkError.transport(.responseBodyLimitExceeded(.unreadBacklog(bytes: backlogLimit)))
         }
-        state.pending.append(data)
-        guard state.pending.count >= Self.spoolBlock else { return nil }
         do {
-            if state.spool < 0 { state.spool = try Self.openSpool(in: spoolDirectory) }
-            try Self.write(state.pending, to: state.spool, at: state.spoolWritten)
+            try state.spool.append(data, block: window, directory: spoolDirectory)
         } catch {
             return error
         }
-        state.spoolWritten += Int64(state.pending.count)
-        state.pending.removeAll(keepingCapacity: true)
         return nil
     }
 
@@ -151,11 +179,10 @@ final class BodyChannel: Sendable {
         let (stop, waiter) = state.withLock { state -> ((@Sendable () -> Void)?, CheckedContinuation<Data?, any Error>?) in
             guard !state.cancelled else { return (nil, nil) }
             state.cancelled = true
+            state.sink = nil
             state.chunks = []
-            state.pending = Data()
             state.buffered = 0
-            if state.spool >= 0 { close(state.spool) }
-            state.spool = -1
+            state.spool.discard()
             defer { state.waiter = nil }
             return (state.end == nil ? state.stopProducer : nil, state.waiter)
         }
@@ -165,6 +192,49 @@ final class BodyChannel: Sendable {
 
     /// The next chunk in arrival order, `nil` at the end; cancelling the task cancels the body.
     func next() async throws -> Data? {
+        try await wait(installing: nil)
+    }
+
+    /// Writes the whole body to the open file `fd`, starting at `offset`, and returns the offset
+    /// its end reached. What waits (in memory, spooled) is written from here; after that each
+    /// chunk is written where it arrives, and `progress` (told the running offset after each
+    /// chunk) runs there too: on URLSession's work queue, so it must return at once. Cancelling
+    /// the task cancels the body; `fd` is not written once this returns or throws.
+    func drain(into fd: Int32, from offset: Int64, path: String, progress: (@Sendable (Int64) -> Void)?) async throws -> Int64 {
+        var written = offset
+        while true {
+            if Task.isCancelled {
+                cancel()
+                throw CancellationError()
+            }
+            // What waits is taken without suspending; the sink is set only once nothing does.
+            let step: Result<Data?, any Error>
+            if let waiting = state.withLock({ state in Self.take(&state) }) {
+                step = waiting
+            } else {
+                step = .success(try await wait(installing: Sink(fd: fd, path: path, written: written, progress: progress)))
+            }
+            switch step {
+            case .success(let data?):
+                try BodyFile.write(data, toDescriptor: fd, at: written, path: path)
+                written += Int64(data.count)
+                progress?(written)
+            case .success(nil):
+                // The end: what the producer wrote through the sink counts too.
+                return state.withLock { $0.sink?.written } ?? written
+            case .failure(let error):
+                throw error
+            }
+        }
+    }
+
+    /// Whether arriving chunks are now written to a drain's file where they arrive.
+    var writesAsItArrives: Bool { state.withLock { $0.sink != nil } }
+
+    /// The next chunk, waited for as the body's one reader if none is there yet. With `sink`,
+    /// the wait installs it: arriving chunks then go to its file, and the wait ends with the body
+    /// (`nil`), or with a chunk that came between the drain's look and this one.
+    private func wait(installing sink: Sink?) async throws -> Data? {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data?, any Error>) in
                 let now = state.withLock { state -> Result<Data?, any Error>? in
@@ -172,6 +242,7 @@ final class BodyChannel: Sendable {
                     guard state.waiter == nil else {
                         return .failure(NetworkError.transport(.other("a response body was read by two tasks at once; read it from one")))
                     }
+                    if let sink { state.sink = sink }
                     state.waiter = continuation
                     return nil
                 }
@@ -196,53 +267,15 @@ final class BodyChannel: Sendable {
             }
             return .success(data)
         }
-        if state.spooling && state.spoolRead == state.spoolWritten {
-            // The file is drained: what is left was spilled after its last write.
-            let data = state.pending
-            state.pending = Data()
-            _ = ftruncate(state.spool, 0)
-            state.spoolRead = 0
-            state.spoolWritten = 0
-            state.spooling = false
-            if !data.isEmpty { return .success(data) }
-        }
-        if state.spooling {
-            let count = Int(min(Int64(spoolReadSize), state.spoolWritten - state.spoolRead))
-            var data = Data(count: count)
-            let read = data.withUnsafeMutableBytes { pread(state.spool, $0.baseAddress, count, off_t(state.spoolRead)) }
-            guard read == count else {
-                return .failure(NetworkError.transport(.cannotWriteBody(path: "(spool file)", reason: "the spooled body could not be read back")))
-            }
-            state.spoolRead += Int64(count)
-            return .success(data)
+        do {
+            if let spooled = try state.spool.next() { return .success(spooled) }
+        } catch {
+            return .failure(error)
         }
         switch state.end {
         case .failure(let error): return .failure(error)
         case .success: return .success(nil)
         case nil: return nil
-        }
-    }
-
-    private static func openSpool(in directory: URL) throws -> Int32 {
-        let template = directory.appendingPathComponent("net-body-XXXXXX").path
-        var path = Array(template.utf8CString)
-        let fd = path.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }  // the buffer is never empty: it holds the template
-        guard fd >= 0 else {
-            throw NetworkError.transport(.cannotWriteBody(path: template, reason: "the spool file cannot be created: \(String(cString: strerror(errno)))"))
-        }
-        path.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }  // nameless from here on: nothing to clean up
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)  // not inherited by processes the app starts (mkostemp is not in Glibc's module)
-        return fd
-    }
-
-    private static func write(_ data: Data, to fd: Int32, at offset: Int64) throws {
-        var written = 0
-        while written < data.count {
-            let result = data.withUnsafeBytes { pwrite(fd, $0.baseAddress! + written, data.count - written, off_t(offset) + off_t(written)) }  // non-empty: checked by the caller
-            guard result > 0 else {
-                throw NetworkError.transport(.cannotWriteBody(path: "(spool file)", reason: "the body could not be spooled to disk: \(String(cString: strerror(errno)))"))
-            }
-            written += result
         }
     }
 }

@@ -30,19 +30,18 @@ struct BodyCollector: Sendable {
         head.headers["Content-Encoding"] == nil ? head.expectedContentLength : nil
     }
 
-    /// Writes `body` to a new file at `url`, chunk by chunk. A function of its own, so that
+    /// Writes `body` to a new file at `url` as it arrives. A function of its own, so that
     /// reading into memory (most calls) runs in a smaller async frame: frames are allocated from
     /// the attempt's task, anew for every attempt.
     @inline(never)
     private func write(_ body: NetworkResponseBody, of head: NetworkResponseHead, to url: URL, expected: Int64?) async throws -> TransportResponse {
         let file = try BodyFile.create(at: url)
-        var received: Int64 = 0
+        let received: Int64
         do {
-            for try await chunk in body {
-                try BodyFile.write(chunk, to: file, path: url.path)
-                received += Int64(chunk.count)
-                progress?(NetworkProgress(direction: .download, completedBytes: received, expectedBytes: expected))
+            let report = progress.map { progress in
+                { @Sendable (total: Int64) in progress(NetworkProgress(direction: .download, completedBytes: total, expectedBytes: expected)) }
             }
+            received = try await body.write(to: file, from: 0, path: url.path, progress: report)
         } catch {
             try? file.close()
             BodyFile.remove(url)

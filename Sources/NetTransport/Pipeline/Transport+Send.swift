@@ -18,10 +18,10 @@ extension Transport {
     ) async throws -> TransportResponse {
         let responseLimits = responseLimits
         var request = request
-        // Read whole into memory, as `requestData` reads it: a transport may hand such a body over
-        // in fewer hand-offs (URLSessionTransport, AsyncHTTPClientTransport).
+        // Read whole into memory as `requestData` reads it, or written to a file as `requestDownload`
+        // writes it: a transport may hand such a body over in fewer hand-offs, or keep less of it.
         // Set either way: a request taken from an earlier response may carry the mark.
-        request.collectsBodyInMemory = if case .memory = destination { true } else { false }
+        request.responseBodyUse = if case .memory = destination { .inMemory } else { .toFile }
         return try await CallDeadline(request: request, timeout: timeout, clock: ContinuousClock()).run { [request] in
             let response = try await RedirectStage(policy: redirectPolicy).exchange(request, through: self, progress: progress).response
             return try await BodyCollector(destination: destination, limit: responseLimits.maximumInMemoryBodySize, progress: progress)

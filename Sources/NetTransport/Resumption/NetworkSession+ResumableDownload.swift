@@ -104,14 +104,12 @@ private struct PartialBodyWriter {
     private func write(
         _ response: NetworkStreamResponse, to file: FileHandle, from offset: Int64, complete: Int64?, resumable: Bool
     ) async throws -> NetworkDownloadResponse {
-        var written = offset
         do {
             defer { try? file.close() }
-            for try await chunk in response.body {
-                try BodyFile.write(chunk, to: file, path: partial.partURL.path)
-                written += Int64(chunk.count)
-                progress?.yield(NetworkProgress(direction: .download, completedBytes: written, expectedBytes: complete))
+            let report = progress.map { progress in
+                { @Sendable (total: Int64) in _ = progress.yield(NetworkProgress(direction: .download, completedBytes: total, expectedBytes: complete)) }
             }
+            let written = try await response.body.write(to: file, from: offset, path: partial.partURL.path, progress: report)
             if let complete, written != complete {
                 throw NetworkError.transport(.connectionLost("the body ended after \(written) of \(complete) bytes"))
             }
