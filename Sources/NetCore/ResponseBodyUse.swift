@@ -7,6 +7,7 @@ package enum ResponseBodyUse: Sendable {
     case streamed
     /// Read whole into memory (`requestData`).
     case inMemory
-    /// Written to a file as it arrives (`requestDownload`).
+    /// Written to a file as it arrives (`requestDownload`, a resumable download,
+    /// `Transport.send(to: .file)`).
     case toFile
 }

@@ -67,7 +67,13 @@ extension NetworkSession {
     /// for try await chunk in stream.body { print(chunk.count) }
     /// ```
     public nonisolated func requestStream(for request: any NetworkRequestConvertible) async throws -> NetworkStreamResponse {
-        guard let response = try await performCall(request, call: .stream, progress: nil).takeStream() else {
+        try await stream(request, toFile: false)
+    }
+
+    /// ``requestStream(for:)``, marked for the transport as a body the caller writes to a file as
+    /// it arrives (`toFile`), which a transport may keep less of in memory.
+    nonisolated func stream(_ request: any NetworkRequestConvertible, toFile: Bool) async throws -> NetworkStreamResponse {
+        guard let response = try await performCall(request, call: .stream(toFile: toFile), progress: nil).takeStream() else {
             throw SessionCall.mismatch
         }
         return response

@@ -7,15 +7,16 @@ enum SessionCall: Sendable {
     case download(URL)
     /// An upload; the body replaces the request's own when given.
     case upload(NetworkRequestBody?)
-    /// The head, with the body left for the caller to read.
-    case stream
+    /// The head, with the body left for the caller to read; `toFile` when the caller writes it
+    /// to a file as it arrives (a resumable download).
+    case stream(toFile: Bool)
 
     /// What the call does with the body: what its requests are marked with
     /// (``NetworkRequest/responseBodyUse``).
     var bodyUse: ResponseBodyUse {
         switch self {
         case .data: .inMemory
-        case .download: .toFile
+        case .download, .stream(toFile: true): .toFile
         case .upload, .stream: .streamed
         }
     }

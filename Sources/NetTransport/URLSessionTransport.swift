@@ -17,7 +17,8 @@ import NetCore
 ///   whole seconds;
 /// - the body is handed over as it arrives (URLSession's download temp files, never deleted on
 ///   Linux, are not used), buffered in 1 MiB of memory and then a nameless temporary file,
-///   because libcurl cannot pause a transfer;
+///   because libcurl cannot pause a transfer; a download to a file is written to it as it
+///   arrives, with 256 KiB of memory until its writing begins;
 /// - file bodies are streamed from disk; streamed bodies are spooled to a temporary file first,
 ///   which is deleted on every path.
 ///
@@ -137,8 +138,8 @@ extension URLSessionTransport {
         /// limit (a server can overstate its length).
         public var responseLimits: ResponseLimits
         /// The most body bytes that may arrive ahead of the reader: libcurl cannot be paused, so
-        /// what the reader has not taken waits in 1 MiB of memory, then in an unlinked temporary
-        /// file. Past this backlog the body fails with
+        /// what the reader has not taken waits in 1 MiB of memory (256 KiB for a download to a
+        /// file), then in an unlinked temporary file. Past this backlog the body fails with
         /// ``NetworkError/ResponseBodyLimit/unreadBacklog(bytes:)`` and the task is cancelled,
         /// which closes the connection (against a server sending as fast as loopback allows,
         /// FoundationNetworking's `cancel()` can wait until the body has ended; the bytes are

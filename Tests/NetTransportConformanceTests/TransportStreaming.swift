@@ -68,7 +68,7 @@ enum TransportStreaming {
             #expect(body.count == 200_000 && isPattern(body, at: 0))
             withExtendedLifetime(transport) {}
         },
-        Check(name: "a download is written as it arrives: its progress reaches what the server sent while it holds back the rest, and the file ends intact") { make in
+        Check(name: "a download is written as it arrives: its progress (reported once bytes are written) reaches what the server sent while it holds back the rest, and the file ends intact") { make in
             let key = UUID().uuidString
             let (first, size) = (300_000, 3_000_000)
             let client = NetworkClient(transport: make())
@@ -157,23 +157,29 @@ enum TransportStreaming {
 /// hold had to be released for it to go on, which is the failure it looks for; read after
 /// ``cancel()``, it cannot change any more.
 final class HoldWatchdog: Sendable {
-    private let firedFlag = Mutex(false)
+    /// Decided under one lock: the watchdog fires only if not cancelled first.
+    private let state = Mutex((cancelled: false, fired: false))
     private let task = Mutex<Task<Void, Never>?>(nil)
 
     init(releasing key: String) {
         task.withLock {
             $0 = Task { [self] in
                 try? await Task.sleep(for: TransportStreaming.hang)
-                guard !Task.isCancelled else { return }
-                firedFlag.withLock { $0 = true }
-                FaultServer.shared.release(key)
+                let fires = state.withLock { state in
+                    if !state.cancelled { state.fired = true }
+                    return state.fired
+                }
+                if fires { FaultServer.shared.release(key) }
             }
         }
     }
 
-    var fired: Bool { firedFlag.withLock { $0 } }
+    var fired: Bool { state.withLock { $0.fired } }
 
-    func cancel() { task.withLock { $0?.cancel() } }
+    func cancel() {
+        state.withLock { $0.cancelled = true }
+        task.withLock { $0?.cancel() }
+    }
 }
 
 @Suite("Streamed bodies: URLSessionTransport")

@@ -91,40 +91,34 @@ final class BodyChannel: Sendable {
         }
     }
 
-    /// Hands `data` to the reader, or keeps it (in memory, then in the spool file) until read.
-    /// Returns an error when the spool file cannot be written.
+    /// Hands `data` to the reader, keeps it (in memory, then in the spool file) until read, or
+    /// writes it to a drain's file. Returns an error when the spool file or that file cannot be
+    /// written.
     func yield(_ data: Data) -> (any Error)? {
-        let (error, handoff, report) = state.withLock { state -> ((any Error)?, Handoff?, Report?) in
-            guard state.end == nil, !state.cancelled, !data.isEmpty else { return (nil, nil, nil) }
-            if state.sink != nil { return Self.write(data, to: &state) }
+        let (error, handoff) = state.withLock { state -> ((any Error)?, Handoff?) in
+            guard state.end == nil, !state.cancelled, !data.isEmpty else { return (nil, nil) }
+            if state.sink != nil { return (Self.write(data, to: &state), nil) }
             let error = keep(data, in: &state)
-            return (error, Self.handoff(&state), nil)
+            return (error, Self.handoff(&state))
         }
         handoff?.perform()
-        report?.perform()
         return error
     }
 
-    /// Writes `data` to the sink. Inside the lock: once ``cancel()`` or the end has released it,
-    /// nothing writes to the reader's file any more, and the reader may close it.
-    private static func write(_ data: Data, to state: inout State) -> ((any Error)?, Handoff?, Report?) {
-        guard var sink = state.sink else { return (nil, nil, nil) }
+    /// Writes `data` to the sink and reports the progress. Inside the lock: once the body has
+    /// ended or been cancelled (both under it), nothing writes to the drain's file or reports on
+    /// it any more, and its caller may close it.
+    private static func write(_ data: Data, to state: inout State) -> (any Error)? {
+        guard var sink = state.sink else { return nil }
         do {
             try BodyFile.write(data, toDescriptor: sink.fd, at: sink.written, path: sink.path)
         } catch {
-            return (error, nil, nil)
+            return error
         }
         sink.written += Int64(data.count)
         state.sink = sink
-        return (nil, nil, sink.progress.map { Report(progress: $0, total: sink.written) })
-    }
-
-    /// A progress report, made once the lock is released.
-    private struct Report: Sendable {
-        let progress: @Sendable (Int64) -> Void
-        let total: Int64
-
-        func perform() { progress(total) }
+        sink.progress?(sink.written)
+        return nil
     }
 
     /// Keeps `data` for the reader: in memory within the window, past it in the spool file.
@@ -178,8 +172,8 @@ final class BodyChannel: Sendable {
     func cancel() {
         let (stop, waiter) = state.withLock { state -> ((@Sendable () -> Void)?, CheckedContinuation<Data?, any Error>?) in
             guard !state.cancelled else { return (nil, nil) }
+            // The sink stays, for its count: `yield` writes nothing once `cancelled` is set.
             state.cancelled = true
-            state.sink = nil
             state.chunks = []
             state.buffered = 0
             state.spool.discard()
@@ -198,8 +192,9 @@ final class BodyChannel: Sendable {
     /// Writes the whole body to the open file `fd`, starting at `offset`, and returns the offset
     /// its end reached. What waits (in memory, spooled) is written from here; after that each
     /// chunk is written where it arrives, and `progress` (told the running offset after each
-    /// chunk) runs there too: on URLSession's work queue, so it must return at once. Cancelling
-    /// the task cancels the body; `fd` is not written once this returns or throws.
+    /// chunk) runs there too, inside the channel's lock: on URLSession's work queue, so it must
+    /// return at once. Cancelling the task cancels the body; neither `fd` nor `progress` is used
+    /// once this returns or throws.
     func drain(into fd: Int32, from offset: Int64, path: String, progress: (@Sendable (Int64) -> Void)?) async throws -> Int64 {
         var written = offset
         while true {

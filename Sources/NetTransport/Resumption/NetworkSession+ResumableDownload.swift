@@ -56,7 +56,7 @@ extension NetworkSession {
             var ranged = whole
             try ranged.headers.set(name: "Range", value: "bytes=\(point.offset)-")
             try ranged.headers.set(name: "If-Range", value: point.ifRange)
-            let response = try await requestStream(for: ranged)
+            let response = try await stream(ranged, toFile: true)
             switch response.statusCode.rawValue {
             case 206:
                 // The validator must be the one the bytes were recorded with: a server (or a proxy)
@@ -74,7 +74,7 @@ extension NetworkSession {
             // A range that does not continue these bytes: the response is dropped unread (its
             // connection closed) and the whole representation fetched again.
         }
-        return try await writer.receive(try await requestStream(for: whole))
+        return try await writer.receive(try await stream(whole, toFile: true))
     }
 }
 
