@@ -159,6 +159,17 @@ enum TransportFaults {
             let lifted = try await subject.makeLimited(.unlimited).send(try request("/gzip-bomb?chunked=1", timeout: TestTiming.scaled(.seconds(30))))
             #expect(lifted.body == Data(count: Int(bombSize)))  // one memcmp, not a byte loop on the cooperative pool
         },
+        Fault(name: "a body read whole past the in-memory limit: inMemorySize, and the connection closed long before the server could send it all") { subject in
+            // 4 GiB at 1 ms per MiB: over 4 s of pauses alone, so a transport that read on to the
+            // end (holding or dropping the bytes) would let the server finish first.
+            let key = UUID().uuidString
+            defer { FaultServer.shared.release(key) }  // a failed check leaves no flood running
+            try await expectLimit(subject.makeLimited(ResponseLimits(maximumInMemoryBodySize: 4 << 20)),
+                                  "/flood?key=\(key)&size=4294967296&pace=1", .inMemorySize(bytes: 4 << 20))
+            #expect(await FaultServer.shared.wait(for: "closed-by-client", key: key, limit: TestTiming.scaled(.seconds(20))),
+                    "\(FaultServer.shared.events(key))")
+            #expect(!FaultServer.shared.events(key).contains("finished"))
+        },
         Fault(name: "closed before responding: connection lost at once") { subject in
             try await expectFailure(subject.make(), "/close", isLost)
             try await expectNoHalfClosedSockets()
