@@ -26,7 +26,7 @@ enum BodyFile {
     static func writePrivately(_ data: Data, to url: URL) throws {
         let file = try create(at: url)
         defer { try? file.close() }
-        try write(data, to: file, path: url.path)
+        try write(data, toDescriptor: file.fileDescriptor, at: 0, path: url.path)
     }
 
     /// Replaces `url` with a file holding `data`, owner-only: written beside it under a name of
@@ -39,15 +39,6 @@ enum BodyFile {
         } catch {
             remove(staging)
             throw error
-        }
-    }
-
-    /// Appends `data` to `file`.
-    static func write(_ data: Data, to file: FileHandle, path: String) throws {
-        do {
-            try file.write(contentsOf: data)
-        } catch {
-            throw NetworkError.transport(.cannotWriteBody(path: path, reason: "\(error)"))
         }
     }
 

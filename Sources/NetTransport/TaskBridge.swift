@@ -65,7 +65,7 @@ final class TaskBridge: Sendable {
         self.progress = progress
         holdsHead = request.collectsBodyInMemory
         body = BodyChannel(spoolDirectory: spoolDirectory, backlogLimit: backlogLimit,
-                           window: request.responseBodyUse == .toFile ? BodyChannel.fileWindow : BodyChannel.streamedWindow)
+                           window: BodyChannel.window(for: request.responseBodyUse))
         body.onCancel { [weak self] in self?.stop() }
     }
 

@@ -27,9 +27,10 @@ enum UploadSource: Sendable {
         let file = try BodyFile.create(at: url)
         do {
             var reader = stream.makeReader()
+            var writer = FileWriter(fd: file.fileDescriptor, path: url.path, offset: 0)
             while let chunk = try await reader.next() {
                 try Task.checkCancellation()
-                try BodyFile.write(chunk, to: file, path: url.path)
+                try writer.write(chunk)
             }
             try file.close()
             return url

@@ -52,9 +52,9 @@ struct BodyChannelDrainTests {
         defer { try? file.close(); BodyFile.remove(url) }
         let reports = Mutex<[Int64]>([])
         let drain = Task {
-            try await channel.drain(into: file.fileDescriptor, from: 0, path: url.path) { total in
+            try await channel.drain(into: FileWriter(fd: file.fileDescriptor, path: url.path, offset: 0) { total in
                 reports.withLock { $0.append(total) }
-            }
+            })
         }
         try await Self.waitUntilWritingAsItArrives(channel)
         #expect(try Self.size(of: url) == waited)
@@ -78,7 +78,7 @@ struct BodyChannelDrainTests {
         channel.onCancel { stopped.withLock { $0 = true } }
         let (url, file) = try Self.temporaryFile()
         defer { try? file.close(); BodyFile.remove(url) }
-        let drain = Task { try await channel.drain(into: file.fileDescriptor, from: 0, path: url.path, progress: nil) }
+        let drain = Task { try await channel.drain(into: FileWriter(fd: file.fileDescriptor, path: url.path, offset: 0)) }
         try await Self.waitUntilWritingAsItArrives(channel)
         #expect(channel.yield(Self.pattern(from: 0, count: Self.chunkSize)) == nil)
         drain.cancel()
@@ -94,7 +94,7 @@ struct BodyChannelDrainTests {
         let (url, file) = try Self.temporaryFile()
         defer { try? file.close(); BodyFile.remove(url) }
         #expect(channel.yield(Self.pattern(from: 0, count: Self.chunkSize)) == nil)
-        let drain = Task { try await channel.drain(into: file.fileDescriptor, from: 0, path: url.path, progress: nil) }
+        let drain = Task { try await channel.drain(into: FileWriter(fd: file.fileDescriptor, path: url.path, offset: 0)) }
         try await Self.waitUntilWritingAsItArrives(channel)
         #expect(channel.yield(Self.pattern(from: Self.chunkSize, count: Self.chunkSize)) == nil)
         channel.finish(nil)
@@ -113,7 +113,7 @@ struct BodyChannelDrainTests {
         let waiting = BodyChannel(spoolDirectory: FileManager.default.temporaryDirectory)
         #expect(waiting.yield(Self.pattern(from: 0, count: Self.chunkSize)) == nil)
         let first = await #expect(throws: NetworkError.self) {
-            _ = try await waiting.drain(into: full.fileDescriptor, from: 0, path: "/dev/full", progress: nil)
+            _ = try await waiting.drain(into: FileWriter(fd: full.fileDescriptor, path: "/dev/full", offset: 0))
         }
         guard case .transport(.cannotWriteBody(path: "/dev/full", _))? = first else {
             Issue.record("expected cannotWriteBody, got \(String(describing: first))")
@@ -122,7 +122,7 @@ struct BodyChannelDrainTests {
         // A chunk arriving once the drain writes as it arrives: the hand-over reports the error,
         // and the producer ends the body with it, as URLSessionTransport's task bridge does.
         let arriving = BodyChannel(spoolDirectory: FileManager.default.temporaryDirectory)
-        let drain = Task { try await arriving.drain(into: full.fileDescriptor, from: 0, path: "/dev/full", progress: nil) }
+        let drain = Task { try await arriving.drain(into: FileWriter(fd: full.fileDescriptor, path: "/dev/full", offset: 0)) }
         try await Self.waitUntilWritingAsItArrives(arriving)
         let error = try #require(arriving.yield(Self.pattern(from: 0, count: Self.chunkSize)))
         arriving.finish(error)

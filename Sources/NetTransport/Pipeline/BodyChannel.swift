@@ -10,7 +10,7 @@ import NetCore
 /// so a slow consumer costs disk, not memory. The file has no name (nothing can be left behind)
 /// and is closed when the body ends.
 ///
-/// A body written to a file (``drain(into:from:path:progress:)``) skips all that once what waits
+/// A body written to a file (``drain(into:)``) skips all that once what waits
 /// is written: each chunk then goes to the file on the thread it arrives on, as URLSession's own
 /// download tasks write theirs, so memory holds one chunk and no reader is woken per chunk.
 final class BodyChannel: Sendable {
@@ -20,6 +20,11 @@ final class BodyChannel: Sendable {
     /// its head and has made the file, and meanwhile libcurl reads on at full speed (measured:
     /// 1 to 6 MiB arrived first on one core); the spool takes that as well as memory would.
     static let fileWindow = 256 << 10
+
+    /// The window for a body that its call uses so.
+    static func window(for use: ResponseBodyUse) -> Int {
+        use == .toFile ? fileWindow : streamedWindow
+    }
 
     private struct State: Sendable {
         var chunks: [Data] = []
@@ -33,15 +38,7 @@ final class BodyChannel: Sendable {
         /// Stops the producer when the reader gives up (drops the body, is cancelled).
         var stopProducer: (@Sendable () -> Void)?
         /// Where arriving chunks are written directly, once the reader has drained the rest.
-        var sink: Sink?
-    }
-
-    /// The file a drained body goes to, and how far it has been written.
-    private struct Sink: Sendable {
-        let fd: Int32
-        let path: String
-        var written: Int64
-        let progress: (@Sendable (Int64) -> Void)?
+        var sink: FileWriter?
     }
 
     private let state = Locked(State())
@@ -111,13 +108,11 @@ final class BodyChannel: Sendable {
     private static func write(_ data: Data, to state: inout State) -> (any Error)? {
         guard var sink = state.sink else { return nil }
         do {
-            try BodyFile.write(data, toDescriptor: sink.fd, at: sink.written, path: sink.path)
+            try sink.write(data)
         } catch {
             return error
         }
-        sink.written += Int64(data.count)
         state.sink = sink
-        sink.progress?(sink.written)
         return nil
     }
 
@@ -189,14 +184,13 @@ final class BodyChannel: Sendable {
         try await wait(installing: nil)
     }
 
-    /// Writes the whole body to the open file `fd`, starting at `offset`, and returns the offset
-    /// its end reached. What waits (in memory, spooled) is written from here; after that each
-    /// chunk is written where it arrives, and `progress` (told the running offset after each
-    /// chunk) runs there too, inside the channel's lock: on URLSession's work queue, so it must
-    /// return at once. Cancelling the task cancels the body; neither `fd` nor `progress` is used
-    /// once this returns or throws.
-    func drain(into fd: Int32, from offset: Int64, path: String, progress: (@Sendable (Int64) -> Void)?) async throws -> Int64 {
-        var written = offset
+    /// Writes the whole body through `writer` and returns the offset its end reached. What waits
+    /// (in memory, spooled) is written from here; after that each chunk is written where it
+    /// arrives, and the writer's progress runs there too, inside the channel's lock: on
+    /// URLSession's work queue, so it must return at once. Cancelling the task cancels the body;
+    /// the writer's file and progress are not used once this returns or throws.
+    func drain(into writer: FileWriter) async throws -> Int64 {
+        var writer = writer
         while true {
             if Task.isCancelled {
                 cancel()
@@ -207,16 +201,14 @@ final class BodyChannel: Sendable {
             if let waiting = state.withLock({ state in Self.take(&state) }) {
                 step = waiting
             } else {
-                step = .success(try await wait(installing: Sink(fd: fd, path: path, written: written, progress: progress)))
+                step = .success(try await wait(installing: writer))
             }
             switch step {
             case .success(let data?):
-                try BodyFile.write(data, toDescriptor: fd, at: written, path: path)
-                written += Int64(data.count)
-                progress?(written)
+                try writer.write(data)
             case .success(nil):
                 // The end: what the producer wrote through the sink counts too.
-                return state.withLock { $0.sink?.written } ?? written
+                return state.withLock { $0.sink?.offset } ?? writer.offset
             case .failure(let error):
                 throw error
             }
@@ -229,7 +221,7 @@ final class BodyChannel: Sendable {
     /// The next chunk, waited for as the body's one reader if none is there yet. With `sink`,
     /// the wait installs it: arriving chunks then go to its file, and the wait ends with the body
     /// (`nil`), or with a chunk that came between the drain's look and this one.
-    private func wait(installing sink: Sink?) async throws -> Data? {
+    private func wait(installing sink: FileWriter?) async throws -> Data? {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data?, any Error>) in
                 let now = state.withLock { state -> Result<Data?, any Error>? in

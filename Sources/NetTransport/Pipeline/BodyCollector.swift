@@ -14,13 +14,17 @@ struct BodyCollector: Sendable {
         let head = response.response
         switch destination {
         case .memory:
-            let report = progress.map { progress in
-                let expected = Self.expectedLength(of: head)
-                return { (total: Int64) in progress(NetworkProgress(direction: .download, completedBytes: total, expectedBytes: expected)) }
-            }
-            return TransportResponse(head: head, body: try await response.body.collect(upTo: limit, received: report))
+            return TransportResponse(head: head, body: try await response.body.collect(upTo: limit, received: report(for: head)))
         case .file(let url):
-            return try await write(response.body, of: head, to: url, expected: Self.expectedLength(of: head))
+            return try await write(response.body, of: head, to: url)
+        }
+    }
+
+    /// Download progress as the body's bytes are counted; `nil` for a call that reports none.
+    private func report(for head: NetworkResponseHead) -> (@Sendable (Int64) -> Void)? {
+        progress.map { progress in
+            let expected = Self.expectedLength(of: head)
+            return { total in progress(NetworkProgress(direction: .download, completedBytes: total, expectedBytes: expected)) }
         }
     }
 
@@ -34,14 +38,11 @@ struct BodyCollector: Sendable {
     /// reading into memory (most calls) runs in a smaller async frame: frames are allocated from
     /// the attempt's task, anew for every attempt.
     @inline(never)
-    private func write(_ body: NetworkResponseBody, of head: NetworkResponseHead, to url: URL, expected: Int64?) async throws -> TransportResponse {
+    private func write(_ body: NetworkResponseBody, of head: NetworkResponseHead, to url: URL) async throws -> TransportResponse {
         let file = try BodyFile.create(at: url)
         let received: Int64
         do {
-            let report = progress.map { progress in
-                { @Sendable (total: Int64) in progress(NetworkProgress(direction: .download, completedBytes: total, expectedBytes: expected)) }
-            }
-            received = try await body.write(to: file, from: 0, path: url.path, progress: report)
+            received = try await body.write(to: file, from: 0, path: url.path, progress: report(for: head))
         } catch {
             try? file.close()
             BodyFile.remove(url)

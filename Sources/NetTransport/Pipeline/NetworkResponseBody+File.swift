@@ -10,20 +10,15 @@ extension NetworkResponseBody {
     /// arrive on, once what waits for the reader has been written, so `progress` may run there
     /// (it must return at once). Every other body is read chunk by chunk and written here.
     func write(to file: FileHandle, from offset: Int64, path: String, progress: (@Sendable (Int64) -> Void)?) async throws -> Int64 {
-        let descriptor = file.fileDescriptor
+        var writer = FileWriter(fd: file.fileDescriptor, path: path, offset: offset, progress: progress)
         guard case .channel(let channel) = storage else {
-            var written = offset
-            for try await chunk in self {
-                try BodyFile.write(chunk, toDescriptor: descriptor, at: written, path: path)
-                written += Int64(chunk.count)
-                progress?(written)
-            }
-            return written
+            for try await chunk in self { try writer.write(chunk) }
+            return writer.offset
         }
         // What the iterator does around `BodyChannel.next()`: the length check at the end, and
         // the lease ended however the body ends.
         do {
-            let end = try await channel.drain(into: descriptor, from: offset, path: path, progress: progress)
+            let end = try await channel.drain(into: writer)
             try framing?.checkEnd(after: end - offset)
             lease?.end()
             return end
