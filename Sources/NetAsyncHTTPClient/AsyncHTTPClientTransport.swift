@@ -20,7 +20,7 @@ import NIOHTTPCompression
 ///
 /// The transport owns its `HTTPClient` and its connection pool. Dropping the transport shuts the
 /// client down in the background, so it can be released anywhere without a crash.
-public final class AsyncHTTPClientTransport: Transport {
+public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTransport {
     /// How the transport behaves.
     public let configuration: Configuration
     private let clients: ProxyRoutedClients
@@ -144,6 +144,14 @@ public final class AsyncHTTPClientTransport: Transport {
     /// The response limits from ``Configuration/responseLimits``.
     public var responseLimits: ResponseLimits { configuration.responseLimits }
 
+    /// A call that reads its body whole into memory with no request body or one sent whole, where
+    /// no request waits for a relay: every exchange of its attempts is an ``ExchangeDelegate``,
+    /// which stops on the deadline by itself (`execute`). A redirect keeps the call's kind and at
+    /// most drops the body.
+    package func stopsExchangesOnDeadline(_ request: NetworkRequest) -> Bool {
+        request.collectsBodyInMemory && UploadChunks.sentWhole(request.body) && relays.neverRelays
+    }
+
     /// Starts the request and waits for its head; cancelling the task cancels the request.
     ///
     /// A call that reads its body whole into memory (`requestData`), with no request body or one
@@ -161,6 +169,7 @@ public final class AsyncHTTPClientTransport: Transport {
         case .streamed(let outgoing):
             return try await Self.executeStreamed(outgoing.request, on: client)
         case .delegated(let exchange):
+            InlineAttempt.attach(exchange)  // before the first wait: the deadline stops it if it runs inline
             let head = try await withTaskCancellationHandler {
                 try await exchange.head()
             } onCancel: {

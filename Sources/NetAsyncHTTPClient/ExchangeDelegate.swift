@@ -26,7 +26,7 @@ import NIOHTTP1
 /// turn with every part read in it, not once per part. Reads pause while ``pauseAt`` bytes wait
 /// unread and go on once the reader has taken all but ``resumeBelow`` of them: a slow reader
 /// slows the server down.
-final class ExchangeDelegate: HTTPClientResponseDelegate {
+final class ExchangeDelegate: HTTPClientResponseDelegate, CancellableAttempt {
     typealias Response = Void
 
     /// Unread bytes at which reading from the connection pauses: 256 KiB.

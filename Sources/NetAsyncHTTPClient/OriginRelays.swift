@@ -14,12 +14,15 @@ final class OriginRelays: Sendable {
     private let connectTimeout: TimeAmount
     private let directory: String
     private let relays = Locked<[RelayRoute: Task<OriginRelay, any Error>]>([:])
+    /// No host is pinned and no proxy needs a relay: no request ever waits for one.
+    let neverRelays: Bool
 
     init(tls: TLSSettings, proxies: ProxyConfiguration, connectTimeout: Duration) {
         pins = tls.pinnedPublicKeys
         self.connectTimeout = .nanoseconds(connectTimeout.wholeNanoseconds)
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("net-relays-\(UUID().uuidString)").path
         let relaysSOCKS = [proxies.httpProxy, proxies.httpsProxy].contains { $0.map(Self.needsRelay) ?? false }
+        neverRelays = tls.pinnedPublicKeys.isEmpty && !relaysSOCKS
         guard !tls.pinnedPublicKeys.isEmpty || relaysSOCKS, var configuration = try? tls.clientConfiguration() else {
             context = nil  // no relay will make a TLS connection, or settings that fail every request before this is asked
             return

@@ -36,6 +36,16 @@ struct UploadChunks: AsyncSequence, Sendable {
     /// Bytes handed over between two waits for the event loops: 1 MiB.
     static let drainInterval = 1 << 20
 
+    /// Whether `body` is sent as one buffer when the call allows it (``body(for:whole:progress:record:loops:)``):
+    /// no body, or one in memory no larger than a chunk.
+    static func sentWhole(_ body: NetworkRequestBody) -> Bool {
+        switch body {
+        case .none: true
+        case .data(let data): data.count <= chunkSize
+        case .file, .stream: false
+        }
+    }
+
     /// How `body` goes to AsyncHTTPClient: nothing, one buffer (a body in memory no larger than
     /// one chunk, when `whole` allows it: only the delegate API reports a buffer's progress), or
     /// chunks pulled by a task as the connection takes them.
@@ -45,7 +55,7 @@ struct UploadChunks: AsyncSequence, Sendable {
         switch body {
         case .none:
             return Upload(source: .none, sentWhole: nil)
-        case .data(let data) where whole && data.count <= chunkSize:
+        case .data(let data) where whole && sentWhole(body):
             let count = Int64(data.count)
             let report: @Sendable () -> Void = {
                 if count > 0 {

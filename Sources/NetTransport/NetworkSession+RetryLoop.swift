@@ -47,6 +47,10 @@ final class SessionSettings: Sendable {
     /// The clock, when it is `ContinuousClock` (nearly always): checked once here, not by a
     /// dynamic cast in every call.
     let continuousClock: ContinuousClock?
+    /// The transport, when nothing but its exchanges runs in an attempt (nothing observes
+    /// attempts) and it can stop them on the deadline by itself: its attempts may then run in
+    /// the caller's task (``CallDeadline/run(inline:_:)``). Cast once here, not in every call.
+    let deadlineStoppable: (any DeadlineStoppableTransport)?
 
     init(transport: any Transport, maximumRetryCount: Int, redirectPolicy: RedirectPolicy, timeout: Duration,
          attemptTimeout: Duration?, clock: any Clock<Duration>, callInterceptors: [any NetworkCallInterceptor],
@@ -61,6 +65,7 @@ final class SessionSettings: Sendable {
         self.observesAttempts = observesAttempts
         self.keepsRetryLedger = keepsRetryLedger
         continuousClock = clock as? ContinuousClock
+        deadlineStoppable = observesAttempts ? nil : transport as? any DeadlineStoppableTransport
     }
 }
 
@@ -157,7 +162,8 @@ extension NetworkSession {
             do {
                 // One attempt within the deadline: signing (which may wait for a credential
                 // refresh), the exchange and, unless the call streams, reading the body.
-                let outcome = try await deadline.run { [request, retryNumber, destination = staging.destination] in
+                let inline = InlineAttempt.stops(request, on: settings.deadlineStoppable)
+                let outcome = try await deadline.run(inline: inline) { [request, retryNumber, destination = staging.destination] in
                     try await attempt.run(request, retryNumber: retryNumber, destination: destination)
                 }
                 sent = outcome.sent

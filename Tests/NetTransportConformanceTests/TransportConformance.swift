@@ -158,6 +158,20 @@ enum TransportConformance {
                 if fastest < .seconds(1) { break }
             }
             #expect(fastest < TestTiming.scaled(.seconds(2)), "the fastest of three timeouts took \(fastest)")
+            // The deadline stops the call, not the caller's task (which may run the attempt
+            // itself): the task is not cancelled afterwards, and its next call goes through. The
+            // same through a client, whose retry loop runs its attempts the same way.
+            #expect(!Task.isCancelled, "a timed-out call left its caller's task cancelled")
+            let client = NetworkClient(transport: transport)
+            do {
+                _ = try await client.requestData(for: try await request("/delay/5000", timeout: .milliseconds(500)))
+                Issue.record("a stalled request succeeded through a client")
+            } catch let error as NetworkError {
+                guard case .transport(.timedOut) = error else { Issue.record("\(error)"); return }
+            }
+            #expect(!Task.isCancelled, "a timed-out call left its caller's task cancelled")
+            #expect(try await client.requestData(for: try await request("/status/204")).statusCode == 204)
+            #expect(try await transport.send(try await request("/status/204")).head.statusCode == 204)
         },
         Check(name: "an enormous timeout (10^11 s) means no deadline, not an overflow") { transport in
             let response = try await transport.send(try await request("/status/204", timeout: .seconds(100_000_000_000)))

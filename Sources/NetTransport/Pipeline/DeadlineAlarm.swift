@@ -1,7 +1,7 @@
 import Dispatch
 
-/// One attempt's alarm: rings once at its deadline unless disarmed first, cancelling the attempt's
-/// task, and says afterwards whether it rang. What rings it (a ``DeadlineScheduler`` entry, which
+/// One attempt's alarm: rings once at its deadline unless disarmed first, cancelling the attempt
+/// (its task, or its exchange: ``attach(attempt:)``), and says afterwards whether it rang. What rings it (a ``DeadlineScheduler`` entry, which
 /// is the alarm itself, or a task sleeping on a test's clock) is dropped when it is disarmed, so a
 /// finished attempt leaves nothing behind.
 final class DeadlineAlarm: DeadlineAction {
@@ -15,9 +15,16 @@ final class DeadlineAlarm: DeadlineAction {
 
     private let state = Locked(State())
 
-    /// The task that ringing cancels.
+    /// What ringing cancels: the attempt's task, or (for an attempt run in its caller's task)
+    /// its current exchange, which replaces the one before it. Cancelled at once if the alarm has
+    /// rung already: an exchange that starts after the deadline must not go on.
     func attach(attempt: some CancellableAttempt) {
-        state.withLock { $0.attempt = attempt }
+        let rang = state.withLock { state -> Bool in
+            guard !state.disarmed else { return false }
+            state.attempt = attempt
+            return state.rang
+        }
+        if rang { attempt.cancel() }
     }
 
     /// Keeps the scheduler entry that rings the alarm, to drop it on disarming (at once, if the
@@ -78,9 +85,13 @@ final class DeadlineAlarm: DeadlineAction {
     }
 }
 
-/// An attempt's task, as the alarm cancels it: a `Task` handle of any result type, held without
-/// a closure around it (one allocation fewer per attempt).
-protocol CancellableAttempt: Sendable {
+/// What the alarm cancels: an attempt's `Task` handle of any result type (held without a closure
+/// around it: one allocation fewer per attempt), or the exchange of an attempt that runs in its
+/// caller's task (``InlineAttempt``).
+package protocol CancellableAttempt: Sendable {
+    /// Stops the attempt: it then fails with `CancellationError` or its transport's equivalent,
+    /// which the deadline turns into ``NetworkError/TransportFailure/timedOut(_:)``. Called once,
+    /// from any thread.
     func cancel()
 }
 

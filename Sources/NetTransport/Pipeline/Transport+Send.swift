@@ -22,7 +22,8 @@ extension Transport {
         // writes it: a transport may hand such a body over in fewer hand-offs, or keep less of it.
         // Set either way: a request taken from an earlier response may carry the mark.
         request.responseBodyUse = if case .memory = destination { .inMemory } else { .toFile }
-        return try await CallDeadline(request: request, timeout: timeout, clock: ContinuousClock()).run { [request] in
+        let inline = InlineAttempt.stops(request, on: self as? any DeadlineStoppableTransport)
+        return try await CallDeadline(request: request, timeout: timeout, clock: ContinuousClock()).run(inline: inline) { [request] in
             let response = try await RedirectStage(policy: redirectPolicy).exchange(request, through: self, progress: progress).response
             return try await BodyCollector(destination: destination, limit: responseLimits.maximumInMemoryBodySize, progress: progress)
                 .collect(response)

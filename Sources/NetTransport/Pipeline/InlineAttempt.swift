@@ -1,0 +1,33 @@
+import NetCore
+
+/// A transport whose exchanges the call deadline can stop without cancelling a task: for the
+/// requests it names, every wait of an exchange (its head, then its body) ends when the exchange
+/// is cancelled through ``InlineAttempt/attach(_:)``.
+///
+/// Such an attempt runs in its caller's task instead of one of its own. A task per attempt is
+/// there so that the deadline can cancel the attempt and not the caller, whose task would
+/// otherwise stay cancelled after the call; creating it, and waiting for it, cost about 2 µs of
+/// the 30 µs a small GET takes on AsyncHTTPClient at 64 in flight (Docs/Benchmarks.md, §0).
+package protocol DeadlineStoppableTransport: Transport {
+    /// Whether an attempt for `request`, and for each request its redirects lead to, runs only
+    /// exchanges that attach themselves (``InlineAttempt/attach(_:)``) and wait for nothing else.
+    func stopsExchangesOnDeadline(_ request: NetworkRequest) -> Bool
+}
+
+/// The deadline of an attempt that runs in its caller's task (``CallDeadline/run(inline:_:)``).
+package enum InlineAttempt {
+    /// The alarm of the attempt running in this task, if it runs inline.
+    @TaskLocal static var alarm: DeadlineAlarm?
+
+    /// Hands `exchange` to the deadline of the attempt this task runs inline, if any: when the
+    /// deadline passes, the exchange is cancelled (at once, if it has passed already). A
+    /// ``DeadlineStoppableTransport`` calls this as each exchange starts, before it first waits.
+    package static func attach(_ exchange: some CancellableAttempt) {
+        alarm?.attach(attempt: exchange)
+    }
+
+    /// Whether `transport` stops `request`'s exchanges on the deadline by itself.
+    static func stops(_ request: NetworkRequest, on transport: (any DeadlineStoppableTransport)?) -> Bool {
+        transport?.stopsExchangesOnDeadline(request) ?? false
+    }
+}
