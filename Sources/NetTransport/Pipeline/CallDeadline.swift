@@ -73,25 +73,11 @@ struct CallDeadline: Sendable {
         guard callLeft > .zero else { throw timedOut }
         let left = attemptLimit.map { Swift.min($0, callLeft) } ?? callLeft
         let alarm = DeadlineAlarm()
+        // Armed first: an attempt attached after the alarm has rung is cancelled as it attaches.
+        arm(alarm, after: left)
         do {
-            if inline {
-                arm(alarm, after: left)
-                defer { alarm.disarm() }
-                return try await InlineAttempt.$alarm.withValue(alarm) { try await work() }
-            }
-            let attempt = Task {
-                defer { alarm.disarm() }
-                return try await work()
-            }
-            alarm.attach(attempt: attempt)
-            arm(alarm, after: left)
-            // `value`, not `result`: the generic `Result` of `result` had its metadata looked up
-            // at run time on every call.
-            return try await withTaskCancellationHandler {
-                try await attempt.value
-            } onCancel: {
-                attempt.cancel()
-            }
+            if inline { return try await Self.runInline(work, alarm: alarm) }
+            return try await Self.runInTask(work, alarm: alarm)
         } catch {
             // Failed because the alarm cancelled it, unless the caller was cancelled too.
             guard alarm.rang else { throw error }
@@ -100,6 +86,37 @@ struct CallDeadline: Sendable {
                 throw NetworkError.transport(.timedOut("no complete response within the attempt timeout \(attemptLimit) (\(request))"))
             }
             throw timedOut
+        }
+    }
+
+    /// The work in the caller's task, the alarm bound for its exchanges to attach to. A function of
+    /// its own, as is ``runInTask(_:alarm:)``: each path's temporaries stay out of the other's
+    /// async frame.
+    @inline(never)
+    private static func runInline<Result: Sendable>(
+        _ work: @escaping @Sendable () async throws -> Result, alarm: DeadlineAlarm
+    ) async throws -> Result {
+        defer { alarm.disarm() }
+        return try await InlineAttempt.$alarm.withValue(alarm) { try await work() }
+    }
+
+    /// The work in a task of its own, which the alarm cancels; the task disarms the alarm the
+    /// moment the work ends.
+    @inline(never)
+    private static func runInTask<Result: Sendable>(
+        _ work: @escaping @Sendable () async throws -> Result, alarm: DeadlineAlarm
+    ) async throws -> Result {
+        let attempt = Task {
+            defer { alarm.disarm() }
+            return try await work()
+        }
+        alarm.attach(attempt: attempt)
+        // `value`, not `result`: the generic `Result` of `result` had its metadata looked up at run
+        // time on every call.
+        return try await withTaskCancellationHandler {
+            try await attempt.value
+        } onCancel: {
+            attempt.cancel()
         }
     }
 
