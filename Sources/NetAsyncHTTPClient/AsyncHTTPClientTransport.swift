@@ -66,7 +66,11 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
     ///
     /// The work that does not wait is in synchronous helpers: an async function keeps its
     /// temporaries in a frame allocated from the task, and each frame over about 1 KB is a
-    /// `malloc` of its own in every attempt's new task (Docs/Benchmarks.md, §0).
+    /// `malloc` of its own (in an attempt's new task, every time; Docs/Benchmarks.md, §0).
+    ///
+    /// In an attempt run in its caller's task (``stopsExchangesOnDeadline(_:)``), the exchange is
+    /// attached to the deadline's alarm before it first waits, and no request is sent again once
+    /// the deadline has passed.
     public func exchange(_ request: NetworkRequest, progress: TransportProgressHandler?) async throws -> NetworkStreamResponse {
         try request.validate()
         try Task.checkCancellation()
@@ -94,6 +98,8 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
                     return try await execute(request, on: client, via: relay, progress: progress, record: record)
                 } catch where !resent && ErrorMapping.isStaleConnection(error) && request.httpMethod.isIdempotent {
                     resent = true
+                    try Task.checkCancellation()
+                    try InlineAttempt.checkDeadline()
                 }
             }
         } catch {

@@ -129,7 +129,7 @@ extension NetworkSession {
             CallDeadline(request: request, timeout: settings.timeout, clock: settings.clock, attemptTimeout: settings.attemptTimeout)
         }
         // Bound only when it is not the default, which its readers fall back to: every binding is
-        // copied into each attempt's task.
+        // copied into each attempt's own task.
         guard settings.continuousClock != nil else {
             return try await SessionClock.$current.withValue(settings.clock) {
                 try await retryLoop(request, call: call, settings: settings, deadline: deadline, metrics: metrics, progress: progress)
@@ -163,8 +163,8 @@ extension NetworkSession {
                 // One attempt within the deadline: signing (which may wait for a credential
                 // refresh), the exchange and, unless the call streams, reading the body.
                 let inline = InlineAttempt.stops(request, on: settings.deadlineStoppable)
-                let outcome = try await deadline.run(inline: inline) { [request, retryNumber, destination = staging.destination] in
-                    try await attempt.run(request, retryNumber: retryNumber, destination: destination)
+                let outcome = try await deadline.run(inline: inline) { [request, retryNumber, destination = staging.destination] alarm in
+                    try await attempt.run(request, retryNumber: retryNumber, destination: destination, alarm: alarm)
                 }
                 sent = outcome.sent
                 let (interception, taken) = try outcome.take()

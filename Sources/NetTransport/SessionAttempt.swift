@@ -1,12 +1,12 @@
 import Foundation
 import NetCore
 
-/// One attempt of a session call, as its own task runs it within the deadline (see
-/// `NetworkSession.retryLoop`): `interceptRequest`, one exchange through the redirect stage, then
-/// the body read whole unless the call streams (its deadline then ends with the head).
+/// One attempt of a session call, as it runs within the deadline (see `NetworkSession.retryLoop`):
+/// `interceptRequest`, one exchange through the redirect stage, then the body read whole unless
+/// the call streams (its deadline then ends with the head).
 ///
-/// One object per call, not generic: an attempt runs in a new task, whose async frames are
-/// allocated anew, and a frame over the task allocator's slab (984 bytes) costs a `malloc` of
+/// One object per call, not generic: an attempt mostly runs in a new task (all but the ones
+/// ``CallDeadline/run(inline:_:)`` runs in the caller's), whose async frames are allocated anew, and a frame over the task allocator's slab (984 bytes) costs a `malloc` of
 /// its own. As a method of the session with ten parameters, the attempt's frame held each
 /// parameter and the session's generic context (1,648 bytes); this one keeps a reference (the
 /// attempt's task captures it with the request, its number and its destination), and the work
@@ -34,12 +34,14 @@ final class SessionAttempt: Sendable {
     }
 
     /// Runs the attempt for `request`, try `retryNumber` of the call, its body (unless the call
-    /// streams) going to `destination`.
-    func run(_ request: NetworkRequest, retryNumber: Int, destination: TransportBodyDestination) async throws -> AttemptOutcome {
+    /// streams) going to `destination`; with `alarm` when it runs in the caller's task
+    /// (``CallDeadline/run(inline:_:)``).
+    func run(_ request: NetworkRequest, retryNumber: Int, destination: TransportBodyDestination,
+             alarm: DeadlineAlarm?) async throws -> AttemptOutcome {
         var sent = if let session { try await Self.intercepted(request, by: session) } else { request }
         sent.responseBodyUse = call.bodyUse  // an interceptor may have made a new request
         let (response, record) = try await redirects.exchange(sent, through: transport, progress: progress,
-                                                              metrics: metrics, retryNumber: retryNumber)
+                                                              metrics: metrics, retryNumber: retryNumber, alarm: alarm)
         if case .stream = call { return streamed(response, sent: sent) }
         return try await collected(consume response, sent: sent, record: record, destination: destination)
     }

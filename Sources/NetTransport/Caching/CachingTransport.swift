@@ -58,7 +58,7 @@ public struct CachingTransport: Transport {
                     Task { [self] in
                         // Bounded like any call: the entry size, and a minute.
                         let deadline = CallDeadline(request: request, timeout: .seconds(60), clock: clock)
-                        _ = try? await deadline.run {
+                        _ = try? await deadline.run { _ in
                             try await revalidate(request, stored: stored, progress: nil).body.collect(upTo: Int64(cache.maximumEntrySize))
                         }
                     }

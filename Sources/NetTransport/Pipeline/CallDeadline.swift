@@ -5,9 +5,10 @@ import NetCore
 /// start, spanning its redirects, retries, backoff waits and (for calls that read it) the body.
 ///
 /// Each attempt runs against an alarm set to the time that remains: when it rings first, the
-/// attempt's task is cancelled, which every stage and transport turns into closing its exchange,
-/// and the attempt fails with ``NetworkError/TransportFailure/timedOut(_:)``, which the
-/// interceptors see like any other failure. No retry starts after the deadline.
+/// attempt's task is cancelled (or, for an attempt run in its caller's task, its exchange: see
+/// ``run(inline:_:)``), which every stage and transport turns into closing its exchange, and the
+/// attempt fails with ``NetworkError/TransportFailure/timedOut(_:)``, which the interceptors see
+/// like any other failure. No retry starts after the deadline.
 struct CallDeadline: Sendable {
     let limit: Duration
     /// The most one attempt may take, when the session sets it.
@@ -66,9 +67,10 @@ struct CallDeadline: Sendable {
     /// before the caller resumes.
     ///
     /// `inline` (an attempt whose every wait is an exchange of a ``DeadlineStoppableTransport``)
-    /// runs the work in the caller's task: the alarm cancels the exchange each wait belongs to,
-    /// not a task, and the task of about 2 µs is saved.
-    func run<Result: Sendable>(inline: Bool = false, _ work: @escaping @Sendable () async throws -> Result) async throws -> Result {
+    /// runs the work in the caller's task, and hands it the alarm: the redirect stage binds it
+    /// around each exchange for the exchange to attach to (``InlineAttempt``), so the alarm cancels
+    /// the exchange each wait belongs to, not a task. The work gets `nil` on the task path.
+    func run<Result: Sendable>(inline: Bool = false, _ work: @escaping @Sendable (DeadlineAlarm?) async throws -> Result) async throws -> Result {
         let callLeft = remaining
         guard callLeft > .zero else { throw timedOut }
         let left = attemptLimit.map { Swift.min($0, callLeft) } ?? callLeft
@@ -89,26 +91,26 @@ struct CallDeadline: Sendable {
         }
     }
 
-    /// The work in the caller's task, the alarm bound for its exchanges to attach to. A function of
+    /// The work in the caller's task, with the alarm for its exchanges to attach to. A function of
     /// its own, as is ``runInTask(_:alarm:)``: each path's temporaries stay out of the other's
     /// async frame.
     @inline(never)
     private static func runInline<Result: Sendable>(
-        _ work: @escaping @Sendable () async throws -> Result, alarm: DeadlineAlarm
+        _ work: @escaping @Sendable (DeadlineAlarm?) async throws -> Result, alarm: DeadlineAlarm
     ) async throws -> Result {
         defer { alarm.disarm() }
-        return try await InlineAttempt.$alarm.withValue(alarm) { try await work() }
+        return try await work(alarm)
     }
 
     /// The work in a task of its own, which the alarm cancels; the task disarms the alarm the
     /// moment the work ends.
     @inline(never)
     private static func runInTask<Result: Sendable>(
-        _ work: @escaping @Sendable () async throws -> Result, alarm: DeadlineAlarm
+        _ work: @escaping @Sendable (DeadlineAlarm?) async throws -> Result, alarm: DeadlineAlarm
     ) async throws -> Result {
         let attempt = Task {
             defer { alarm.disarm() }
-            return try await work()
+            return try await work(nil)
         }
         alarm.attach(attempt: attempt)
         // `value`, not `result`: the generic `Result` of `result` had its metadata looked up at run

@@ -60,9 +60,10 @@ final class DeadlineAlarm: DeadlineAction {
     }
 
     /// Marks the alarm rung, unless it was disarmed, and hands over the task to cancel.
+    /// Once: what attaches after the alarm has rung is cancelled as it attaches.
     private func ringing() -> (any CancellableAttempt)? {
         state.withLock { state -> (any CancellableAttempt)? in
-            guard !state.disarmed else { return nil }
+            guard !state.disarmed, !state.rang else { return nil }
             state.rang = true
             return state.attempt
         }

@@ -6,7 +6,7 @@ import NetCore
 ///
 /// Such an attempt runs in its caller's task instead of one of its own. A task per attempt is
 /// there so that the deadline can cancel the attempt and not the caller, whose task would
-/// otherwise stay cancelled after the call; creating it, and waiting for it, cost about 2 µs of
+/// otherwise stay cancelled after the call; creating it, and waiting for it, cost 1 to 4 µs of
 /// the 30 µs a small GET takes on AsyncHTTPClient at 64 in flight (Docs/Benchmarks.md, §0).
 package protocol DeadlineStoppableTransport: Transport {
     /// Whether an attempt for `request`, and for each request its redirects lead to, runs only
@@ -16,7 +16,8 @@ package protocol DeadlineStoppableTransport: Transport {
 
 /// The deadline of an attempt that runs in its caller's task (``CallDeadline/run(inline:_:)``).
 package enum InlineAttempt {
-    /// The alarm of the attempt running in this task, if it runs inline.
+    /// The alarm of the attempt whose exchange this task is making, if the attempt runs inline:
+    /// bound by the redirect stage around each `Transport.exchange`, and nowhere else.
     @TaskLocal static var alarm: DeadlineAlarm?
 
     /// Hands `exchange` to the deadline of the attempt this task runs inline, if any: when the
@@ -24,6 +25,13 @@ package enum InlineAttempt {
     /// ``DeadlineStoppableTransport`` calls this as each exchange starts, before it first waits.
     package static func attach(_ exchange: some CancellableAttempt) {
         alarm?.attach(attempt: exchange)
+    }
+
+    /// Throws `CancellationError` if the deadline of the attempt this exchange belongs to has
+    /// passed: a transport asks before it sends a request again (a stale pooled connection), so
+    /// that nothing is sent after the deadline.
+    package static func checkDeadline() throws {
+        if alarm?.rang == true { throw CancellationError() }
     }
 
     /// Whether `transport` stops `request`'s exchanges on the deadline by itself.

@@ -20,21 +20,26 @@ struct RedirectStage: Sendable {
     /// transport finding the record as ``ExchangeMetricsRecorder/current``; the final request's
     /// record is returned so the body's end can be noted on it.
     ///
+    /// With `alarm` (an attempt run in its caller's task, ``CallDeadline/run(inline:_:)``), each
+    /// exchange runs with the alarm bound for it to attach to, and none starts once it has rung:
+    /// the caller's task, not cancelled by the deadline, would not stop the loop by itself.
+    ///
     /// What does not wait is in synchronous functions: an async function keeps its temporaries
     /// in a frame allocated from the task, and a frame over about 1 KB is a `malloc` of its own
-    /// in every attempt's new task (Docs/Benchmarks.md, §0).
+    /// (in an attempt's new task, every time; Docs/Benchmarks.md, §0).
     @inline(never)  // a frame of its own; see above
     func exchange(
         _ request: NetworkRequest, through transport: any Transport, progress: TransportProgressHandler?,
-        metrics: CallMetricsRecorder? = nil, retryNumber: Int = 0
+        metrics: CallMetricsRecorder? = nil, retryNumber: Int = 0, alarm: DeadlineAlarm? = nil
     ) async throws -> (response: NetworkStreamResponse, record: ExchangeMetricsRecorder?) {
         var current = try Self.labelled(request)
         var followed = 0
         while true {
             try Task.checkCancellation()
+            if alarm?.rang == true { throw CancellationError() }  // the deadline turns it into `timedOut`
             let record = metrics?.beginExchange(current, retryNumber: retryNumber, redirectNumber: followed)
-            switch try await step(current, through: transport, progress: progress, record: record, original: request,
-                                  followed: followed) {
+            switch try await step(current, through: transport, progress: progress, record: record, alarm: alarm,
+                                  original: request, followed: followed) {
             case .final(let response):
                 return (response, record)
             case .redirect(let next, let body):
@@ -61,13 +66,22 @@ struct RedirectStage: Sendable {
     @inline(never)
     private func step(
         _ request: NetworkRequest, through transport: any Transport, progress: TransportProgressHandler?,
-        record: ExchangeMetricsRecorder?, original: NetworkRequest, followed: Int
+        record: ExchangeMetricsRecorder?, alarm: DeadlineAlarm?, original: NetworkRequest, followed: Int
     ) async throws -> Step {
         let response = try await ExchangeMetricsRecorder.$current.withValue(record) {
-            try await transport.exchange(request, progress: progress)
+            try await Self.exchange(request, through: transport, progress: progress, alarm: alarm)
         }
         record?.received(response.response)
         return try next(after: consume response, of: request, original: original, followed: followed)
+    }
+
+    /// The transport's exchange, with `alarm` bound for it to attach to: around the exchange only,
+    /// so that a task made later in the attempt (by a progress handler, say) does not inherit it.
+    @inline(never)
+    private static func exchange(_ request: NetworkRequest, through transport: any Transport,
+                                 progress: TransportProgressHandler?, alarm: DeadlineAlarm?) async throws -> NetworkStreamResponse {
+        guard let alarm else { return try await transport.exchange(request, progress: progress) }
+        return try await InlineAttempt.$alarm.withValue(alarm) { try await transport.exchange(request, progress: progress) }
     }
 
     /// What follows a response: it is the call's (its body framed), or a redirect to follow.

@@ -23,8 +23,9 @@ extension Transport {
         // Set either way: a request taken from an earlier response may carry the mark.
         request.responseBodyUse = if case .memory = destination { .inMemory } else { .toFile }
         let inline = InlineAttempt.stops(request, on: self as? any DeadlineStoppableTransport)
-        return try await CallDeadline(request: request, timeout: timeout, clock: ContinuousClock()).run(inline: inline) { [request] in
-            let response = try await RedirectStage(policy: redirectPolicy).exchange(request, through: self, progress: progress).response
+        return try await CallDeadline(request: request, timeout: timeout, clock: ContinuousClock()).run(inline: inline) { [request] alarm in
+            let response = try await RedirectStage(policy: redirectPolicy).exchange(request, through: self, progress: progress,
+                                                                                     alarm: alarm).response
             return try await BodyCollector(destination: destination, limit: responseLimits.maximumInMemoryBodySize, progress: progress)
                 .collect(response)
         }

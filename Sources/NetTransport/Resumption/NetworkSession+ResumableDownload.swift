@@ -40,7 +40,7 @@ extension NetworkSession {
         let whole = try request.asNetworkRequest()
         let settings = await settings()
         let deadline = CallDeadline(request: whole, timeout: settings.timeout, clock: settings.clock)
-        return try await deadline.run { try await self.resumableDownload(whole, to: destination, progress: progress) }
+        return try await deadline.run { _ in try await self.resumableDownload(whole, to: destination, progress: progress) }
     }
 
     private nonisolated func resumableDownload(
