@@ -168,4 +168,7 @@ public struct ObservabilityInterceptor: NetworkCallInterceptor {
         logger.log(level: level, "\(what) \(outcome) in \(milliseconds) ms", metadata: metadata)
     }
 }
+
+/// Its `interceptRequest` starts a span and returns: its attempts may run in the caller's task.
+extension ObservabilityInterceptor: RequestInterceptionWithoutWaiting {}
 #endif

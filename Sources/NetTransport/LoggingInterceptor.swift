@@ -41,3 +41,6 @@ public struct LoggingInterceptor: NetworkInterceptor {
         return .nothing
     }
 }
+
+/// Its `interceptRequest` returns at once: its attempts may run in the caller's task.
+extension LoggingInterceptor: RequestInterceptionWithoutWaiting {}

@@ -88,7 +88,8 @@ public actor NetworkClient: NetworkSession {
             transport: transport, maximumRetryCount: max(0, maximumRetryCount), redirectPolicy: redirectPolicy,
             timeout: timeout, attemptTimeout: attemptTimeout, clock: clock,
             callInterceptors: interceptors.compactMap { $0 as? any NetworkCallInterceptor },
-            observesAttempts: !interceptors.isEmpty, keepsRetryLedger: !interceptors.isEmpty)
+            observesAttempts: !interceptors.isEmpty, keepsRetryLedger: !interceptors.isEmpty,
+            attemptsWaitOnlyOnExchanges: interceptors.allSatisfy { $0 is any RequestInterceptionWithoutWaiting })
     }
 
     /// Runs every interceptor's ``NetworkInterceptor/interceptRequest(_:)`` in order. Nonisolated,

@@ -47,14 +47,16 @@ final class SessionSettings: Sendable {
     /// The clock, when it is `ContinuousClock` (nearly always): checked once here, not by a
     /// dynamic cast in every call.
     let continuousClock: ContinuousClock?
-    /// The transport, when nothing but its exchanges runs in an attempt (nothing observes
-    /// attempts) and it can stop them on the deadline by itself: its attempts may then run in
-    /// the caller's task (``CallDeadline/run(inline:_:)``). Cast once here, not in every call.
+    /// The transport, when nothing in an attempt waits but its exchanges (nothing observes
+    /// attempts, or only interceptors whose `interceptRequest` does not wait:
+    /// ``RequestInterceptionWithoutWaiting``) and it can stop them on the deadline by itself: its
+    /// attempts may then run in the caller's task (``CallDeadline/run(inline:_:)``). Cast once
+    /// here, not in every call.
     let deadlineStoppable: (any DeadlineStoppableTransport)?
 
     init(transport: any Transport, maximumRetryCount: Int, redirectPolicy: RedirectPolicy, timeout: Duration,
          attemptTimeout: Duration?, clock: any Clock<Duration>, callInterceptors: [any NetworkCallInterceptor],
-         observesAttempts: Bool, keepsRetryLedger: Bool) {
+         observesAttempts: Bool, keepsRetryLedger: Bool, attemptsWaitOnlyOnExchanges: Bool) {
         self.transport = transport
         self.maximumRetryCount = maximumRetryCount
         self.redirectPolicy = redirectPolicy
@@ -65,7 +67,7 @@ final class SessionSettings: Sendable {
         self.observesAttempts = observesAttempts
         self.keepsRetryLedger = keepsRetryLedger
         continuousClock = clock as? ContinuousClock
-        deadlineStoppable = observesAttempts ? nil : transport as? any DeadlineStoppableTransport
+        deadlineStoppable = attemptsWaitOnlyOnExchanges ? transport as? any DeadlineStoppableTransport : nil
     }
 }
 
@@ -74,7 +76,8 @@ extension NetworkSession {
     func settings() -> SessionSettings {
         SessionSettings(transport: transport, maximumRetryCount: maximumRetryCount, redirectPolicy: redirectPolicy,
                         timeout: timeout, attemptTimeout: attemptTimeout, clock: clock,
-                        callInterceptors: [], observesAttempts: true, keepsRetryLedger: false)
+                        callInterceptors: [], observesAttempts: true, keepsRetryLedger: false,
+                        attemptsWaitOnlyOnExchanges: false)  // a session's own `interceptRequest` may wait
     }
 
     /// A call whose response is read whole.

@@ -99,3 +99,6 @@ public struct RetryPolicy: NetworkInterceptor {
         return .retryAfter(backoff(forRetry: retryNumber), request)
     }
 }
+
+/// Its `interceptRequest` returns at once: its attempts may run in the caller's task.
+extension RetryPolicy: RequestInterceptionWithoutWaiting {}

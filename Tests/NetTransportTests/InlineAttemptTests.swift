@@ -227,17 +227,39 @@ struct InlineAttemptTests {
         #expect(transport.boundAlarms == [true] && transport.gates.first?.cancelledByAlarm == false)
     }
 
-    @Test("with something observing attempts, the attempt keeps a task of its own, which the deadline cancels")
-    func observedAttemptsKeepTheirTask() async throws {
+    @Test("a client whose interceptors may wait before an attempt keeps a task for it, which the deadline cancels")
+    func waitingInterceptorKeepsTheTask() async throws {
+        let transport = await Self.timedOutCall(interceptors: [Signing()])
+        #expect(transport.boundAlarms == [false] && transport.gates.first?.cancelledByAlarm == false)
+    }
+
+    @Test("a client whose interceptors do not wait before an attempt (retry, logging) runs it in the caller's task")
+    func nonWaitingInterceptorsRunInline() async throws {
+        let transport = await Self.timedOutCall(interceptors: [RetryPolicy(maximumRetries: 0), LoggingInterceptor { _ in }])
+        #expect(transport.boundAlarms == [true] && transport.gates.first?.cancelledByAlarm == true)
+    }
+
+    /// A call through a client with `interceptors` on a gated transport, its deadline passed on a
+    /// test clock while the exchange waits, expected to time out; the transport, to look at.
+    private static func timedOutCall(interceptors: [any NetworkInterceptor]) async -> GatedTransport {
         let clock = ManualClock()
         let transport = GatedTransport()
-        let client = NetworkClient(transport: transport, interceptors: [RetryPolicy(maximumRetries: 0)],
-                                   timeout: .seconds(5), clock: clock)
+        let client = NetworkClient(transport: transport, interceptors: interceptors, timeout: .seconds(5), clock: clock)
         let call = Task { try await client.requestData(for: "https://example.com/slow") }
         await transport.waiting.wait()
         await clock.sleeps(atLeast: 1)  // the alarm's, on the test's clock
         clock.advance(by: .seconds(5))
         await expectTimedOut(call)
-        #expect(transport.boundAlarms == [false] && transport.gates.first?.cancelledByAlarm == false)
+        return transport
+    }
+}
+
+/// An interceptor whose `interceptRequest` may wait (as one that fetches a token would): the
+/// deadline must be able to interrupt it, so its attempts keep a task of their own.
+private struct Signing: NetworkInterceptor {
+    func interceptRequest(_ request: NetworkRequest) async throws -> NetworkRequest {
+        var signed = request
+        try signed.headers.set(name: "Authorization", value: "Bearer token")
+        return signed
     }
 }

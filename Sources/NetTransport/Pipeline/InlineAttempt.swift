@@ -14,6 +14,13 @@ package protocol DeadlineStoppableTransport: Transport {
     func stopsExchangesOnDeadline(_ request: NetworkRequest) -> Bool
 }
 
+/// An interceptor whose `interceptRequest` never waits (it adjusts the request and returns):
+/// a ``NetworkClient`` whose interceptors all are such can run its attempts in the caller's task,
+/// where the deadline could not interrupt a wait of theirs. Net's own: `RetryPolicy`,
+/// `LoggingInterceptor`, `ObservabilityInterceptor`; not `AuthenticationInterceptor`, which waits
+/// for a refresh.
+package protocol RequestInterceptionWithoutWaiting: NetworkInterceptor {}
+
 /// The deadline of an attempt that runs in its caller's task (``CallDeadline/run(inline:_:)``).
 package enum InlineAttempt {
     /// The alarm of the attempt whose exchange this task is making, if the attempt runs inline:
