@@ -82,10 +82,13 @@ private final class GatedTransport: DeadlineStoppableTransport {
 
     let waiting = AsyncSignal()
     private let redirectFirst: Bool
+    private let waitsOnlyFirst: Bool
     private let record = Mutex(Record())
 
-    init(redirectFirst: Bool = false) {
+    /// `waitsOnlyFirst`: exchanges after the first answer 200 at once.
+    init(redirectFirst: Bool = false, waitsOnlyFirst: Bool = false) {
         self.redirectFirst = redirectFirst
+        self.waitsOnlyFirst = waitsOnlyFirst
     }
 
     func stopsExchangesOnDeadline(_ request: NetworkRequest) -> Bool { true }
@@ -105,7 +108,7 @@ private final class GatedTransport: DeadlineStoppableTransport {
             return NetworkStreamResponse(response: NetworkResponseHead(statusCode: 302, headers: headers, url: request.url),
                                          body: body, originalRequest: request)
         }
-        try await gate.wait()
+        if number == 1 || !waitsOnlyFirst { try await gate.wait() }
         return NetworkStreamResponse(response: NetworkResponseHead(statusCode: 200, url: request.url),
                                      body: NetworkResponseBody(Data()), originalRequest: request)
     }
@@ -237,6 +240,20 @@ struct InlineAttemptTests {
     func nonWaitingInterceptorsRunInline() async throws {
         let transport = await Self.timedOutCall(interceptors: [RetryPolicy(maximumRetries: 0), LoggingInterceptor { _ in }])
         #expect(transport.boundAlarms == [true] && transport.gates.first?.cancelledByAlarm == true)
+    }
+
+    @Test("an attempt timeout on an inline attempt is retried, the caller's task going on")
+    func attemptTimeoutRetried() async throws {
+        let clock = ManualClock()
+        let transport = GatedTransport(waitsOnlyFirst: true)
+        let client = NetworkClient(transport: transport, interceptors: [RetryPolicy(baseDelay: .zero, jitter: 0)],
+                                   timeout: .seconds(60), attemptTimeout: .seconds(5), clock: clock)
+        let call = Task { try await client.requestData(for: "https://example.com/slow-then-fast") }
+        await transport.waiting.wait()
+        await clock.sleeps(atLeast: 1)  // the first attempt's alarm
+        clock.advance(by: .seconds(5))
+        #expect(try await value(of: call).statusCode == 200)
+        #expect(transport.boundAlarms == [true, true] && transport.gates.first?.cancelledByAlarm == true)
     }
 
     /// A call through a client with `interceptors` on a gated transport, its deadline passed on a
