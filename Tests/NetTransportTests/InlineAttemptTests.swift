@@ -52,18 +52,22 @@ private final class Gate: CancellableAttempt {
 
     /// Waits until cancelled; records whether the waiting task itself was cancelled at that point.
     func wait() async throws {
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let closed = state.withLock { state -> Bool in
-                    if !state.closed { state.continuation = continuation }
-                    return state.closed
+        do {
+            try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                    let closed = state.withLock { state -> Bool in
+                        if !state.closed { state.continuation = continuation }
+                        return state.closed
+                    }
+                    if closed { continuation.resume(throwing: CancellationError()) } else { waiting.fire() }
                 }
-                if closed { continuation.resume(throwing: CancellationError()) } else { waiting.fire() }
+            } onCancel: {
+                close()
             }
-        } onCancel: {
-            close()
+        } catch {
+            state.withLock { $0.taskWasCancelledThen = Task.isCancelled }
+            throw error
         }
-        state.withLock { $0.taskWasCancelledThen = Task.isCancelled }
     }
 
     var cancelledByAlarm: Bool { state.withLock { $0.cancelledByAlarm } }
@@ -228,6 +232,7 @@ struct InlineAttemptTests {
         call.cancel()
         await #expect(throws: CancellationError.self) { _ = try await value(of: call) }
         #expect(transport.boundAlarms == [true] && transport.gates.first?.cancelledByAlarm == false)
+        #expect(transport.gates.first?.taskWasCancelledThen == true, "the gate did not see its task cancelled")
     }
 
     @Test("a client whose interceptors may wait before an attempt keeps a task for it, which the deadline cancels")
@@ -254,6 +259,9 @@ struct InlineAttemptTests {
         clock.advance(by: .seconds(5))
         #expect(try await value(of: call).statusCode == 200)
         #expect(transport.boundAlarms == [true, true] && transport.gates.first?.cancelledByAlarm == true)
+        // Nothing of the first attempt's deadline is left: the second exchange was not cancelled,
+        // and no alarm still sleeps on the clock.
+        #expect(transport.gates.last?.cancelledByAlarm == false && clock.pendingDelays.isEmpty)
     }
 
     /// A call through a client with `interceptors` on a gated transport, its deadline passed on a
