@@ -69,6 +69,13 @@ final class DeadlineAlarm: DeadlineAction {
         }
     }
 
+    /// Throws `CancellationError` once the alarm has rung: for an attempt run in its caller's
+    /// task, before anything that would start an exchange (the deadline turns the error into
+    /// `timedOut`), since that task is not cancelled and would not stop by itself.
+    func checkNotRung() throws {
+        if rang { throw CancellationError() }
+    }
+
     /// Whether the alarm rang before it was disarmed.
     var rang: Bool {
         state.withLock { $0.rang }

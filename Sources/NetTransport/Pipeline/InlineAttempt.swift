@@ -38,7 +38,7 @@ package enum InlineAttempt {
     /// passed: a transport asks before it sends a request again (a stale pooled connection), so
     /// that nothing is sent after the deadline.
     package static func checkDeadline() throws {
-        if alarm?.rang == true { throw CancellationError() }
+        try alarm?.checkNotRung()
     }
 
     /// Whether `transport` stops `request`'s exchanges on the deadline by itself.

@@ -36,7 +36,7 @@ struct RedirectStage: Sendable {
         var followed = 0
         while true {
             try Task.checkCancellation()
-            if alarm?.rang == true { throw CancellationError() }  // the deadline turns it into `timedOut`
+            try alarm?.checkNotRung()
             let record = metrics?.beginExchange(current, retryNumber: retryNumber, redirectNumber: followed)
             switch try await step(current, through: transport, progress: progress, record: record, alarm: alarm,
                                   original: request, followed: followed) {
