@@ -155,6 +155,7 @@ let package = Package(
             .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
             .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
             .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
         ], exclude: ["OpenAPI"]),
         // Depends on the daemon so `swift test` builds it: the namespace tests run it as a process.
         .testTarget(name: "NetReachabilityTests", dependencies: ["NetReachability", "CNetlink", "ReachabilityDaemon", "NetTestSupport"]),

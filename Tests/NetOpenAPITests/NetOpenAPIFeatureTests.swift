@@ -108,13 +108,14 @@ struct NetOpenAPILargeDownloadTests {
         var reader = PatternReader(try await client.download(path: .init(size: size)).ok.body.binary)
         #expect(reader.body.length == .known(size))
         #expect(try await reader.read(upTo: 1))
-        // The reader pauses. With backpressure the server stops within the buffers: the kernel's
-        // (this machine's loopback receive buffer grows to 32 MiB) and at most 8 MiB of the
-        // client's and server's own. Without it the server would run 32 MiB past that in well
-        // under the 3 s this waits for it.
+        // The reader pauses. With backpressure the server's socket stops taking bytes within the
+        // buffers: the kernel's (this machine's loopback receive buffer grows to 32 MiB) and at
+        // most 8 MiB of the client's own. Without it the server would send 32 MiB past that in
+        // well under the 3 s this waits for it. Counted as the socket takes them, not as the
+        // handler produces them: see `SentBodyCounter` for what the server itself may queue.
         let buffers = Self.kernelSocketBuffers + (8 << 20)
-        _ = await eventually(within: .seconds(3)) { state.produced(key) - reader.received >= buffers + (32 << 20) }
-        #expect(state.produced(key) - reader.received <= buffers, "the server ran \(state.produced(key) - reader.received) bytes ahead of a paused reader (buffers \(buffers))")
+        _ = await eventually(within: .seconds(3)) { state.sent(key) - reader.received >= buffers + (32 << 20) }
+        #expect(state.sent(key) - reader.received <= buffers, "the server sent \(state.sent(key) - reader.received) bytes ahead of a paused reader (buffers \(buffers))")
         #expect(try await reader.read(upTo: 256 << 20))
         #expect(reader.received >= 256 << 20 && reader.misplaced == 0)
         // The whole gigabyte costs a debug build seconds of both cores, which the suite's timing

@@ -12,7 +12,7 @@ enum OpenAPITestServer {
     /// What the server saw and the switches tests hold it by.
     static let state = OpenAPIServerState()
 
-    private static let shared = SharedLoopbackServer {
+    private static let shared = SharedLoopbackServer(channelHandlers: { [SentBodyCounter(state: state)] }) {
         let router = Router()
         router.add(middleware: RawRequestCapture())
         guard let prefix = URL(string: "/api") else { throw ServerTestError(description: "no /api URL") }
@@ -37,6 +37,7 @@ final class OpenAPIServerState: Sendable {
         var startedStreams: Set<String> = []
         var validTokens: Set<String> = []
         var produced: [String: Int64] = [:]
+        var sent: [String: Int64] = [:]
         var released: Set<String> = []
     }
     private let values = Mutex(Values())
@@ -93,6 +94,12 @@ final class OpenAPIServerState: Sendable {
     func produced(_ key: String) -> Int64 { values.withLock { $0.produced[key, default: 0] } }
 
     func addProduced(_ count: Int, for key: String) { values.withLock { $0.produced[key, default: 0] += Int64(count) } }
+
+    /// How many body bytes of the download named `key` the server's socket has taken
+    /// (``SentBodyCounter``): at most what it produced.
+    func sent(_ key: String) -> Int64 { values.withLock { $0.sent[key, default: 0] } }
+
+    func addSent(_ count: Int, for key: String) { values.withLock { $0.sent[key, default: 0] += Int64(count) } }
 
     /// Whether the server let go of the download named `key`'s body: read to its end, or dropped
     /// when the connection closed.
@@ -217,8 +224,8 @@ struct ServerTestError: Error, CustomStringConvertible {
     let description: String
 }
 
-/// `size` bytes, byte i being i % 251, made 64 KiB at a time only when the reader asks for them:
-/// how far the server got tells how far backpressure let it run ahead of the client, and
+/// `size` bytes, byte i being i % 251, made 64 KiB at a time only when the server asks for them
+/// (`produced` counts them; what its socket took is counted by ``SentBodyCounter``), and
 /// `released` runs when the server lets go of the body (read to its end, or dropped on a close).
 struct PatternBytes: AsyncSequence, Sendable {
     typealias Element = ArraySlice<UInt8>

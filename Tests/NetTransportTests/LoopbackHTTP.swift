@@ -13,10 +13,14 @@ struct LoopbackServerFailed: Error, CustomStringConvertible {
 
 /// Starts a Hummingbird server for `router` on 127.0.0.1 with a port the kernel picks, and
 /// returns its base URL once it listens. The server runs until the test process exits.
-func startLoopbackServer(_ router: Router<BasicRequestContext>) async throws -> URL {
+/// `channelHandlers` makes handlers for each connection's pipeline, between its HTTP parts and
+/// Hummingbird's responder.
+func startLoopbackServer(_ router: Router<BasicRequestContext>,
+                         channelHandlers: @escaping @Sendable () -> [any RemovableChannelHandler] = { [] }) async throws -> URL {
     let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
     let app = Application(
         router: router,
+        server: .http1(configuration: .init(additionalChannelHandlers: channelHandlers())),
         configuration: .init(address: .hostname("127.0.0.1", port: 0)),
         onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) })
     Task { try await app.runService(gracefulShutdownSignals: []) }
@@ -30,18 +34,22 @@ func startLoopbackServer(_ router: Router<BasicRequestContext>) async throws -> 
 /// A loopback server started on first use and shared by every test in the process.
 actor SharedLoopbackServer {
     private let makeRouter: @Sendable () async throws -> Router<BasicRequestContext>
+    private let channelHandlers: @Sendable () -> [any RemovableChannelHandler]
     private var started: Task<URL, any Error>?
 
-    /// `makeRouter` builds the routes when the first test asks for the server.
-    init(_ makeRouter: @escaping @Sendable () async throws -> Router<BasicRequestContext>) {
+    /// `makeRouter` builds the routes when the first test asks for the server;
+    /// `channelHandlers` as in `startLoopbackServer`.
+    init(channelHandlers: @escaping @Sendable () -> [any RemovableChannelHandler] = { [] },
+         _ makeRouter: @escaping @Sendable () async throws -> Router<BasicRequestContext>) {
         self.makeRouter = makeRouter
+        self.channelHandlers = channelHandlers
     }
 
     /// The server's base URL, starting it on first use.
     func baseURL() async throws -> URL {
         if let started { return try await started.value }
-        let makeRouter = self.makeRouter
-        let task = Task { try await startLoopbackServer(makeRouter()) }
+        let (makeRouter, channelHandlers) = (self.makeRouter, self.channelHandlers)
+        let task = Task { try await startLoopbackServer(makeRouter(), channelHandlers: channelHandlers) }
         started = task
         return try await task.value
     }
