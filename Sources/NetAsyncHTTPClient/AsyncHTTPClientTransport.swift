@@ -25,6 +25,8 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
     public let configuration: Configuration
     private let clients: ProxyRoutedClients
     private let relays: OriginRelays
+    /// The event loop each exchange on the delegate API asks for.
+    private let affinity: LoopAffinity
 
     /// Creates a transport with its own client and connection pool (one pool per proxy, plus the
     /// direct one).
@@ -50,6 +52,8 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
         settings.tracing.tracer = nil
         clients = ProxyRoutedClients(settings: settings, tls: configuration.tls, proxies: configuration.proxy)
         relays = OriginRelays(tls: configuration.tls, proxies: configuration.proxy, connectTimeout: configuration.connectTimeout)
+        // The group every client runs on: `ProxyRoutedClients` makes each with `.singleton`.
+        affinity = LoopAffinity(group: HTTPClient.defaultEventLoopGroup)
     }
 
     deinit {
@@ -147,6 +151,9 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
         return NetworkStreamResponse(response: head, body: body, originalRequest: request)
     }
 
+    /// Exchanges on AsyncHTTPClient's delegate API started and not yet ended (`LoopAffinity`).
+    package var exchangesInFlight: Int { affinity.exchangesInFlight }
+
     /// The response limits from ``Configuration/responseLimits``.
     public var responseLimits: ResponseLimits { configuration.responseLimits }
 
@@ -171,7 +178,7 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
     @inline(never)  // its own frame: `start` stays below the task allocator's slab size
     private func execute(_ request: NetworkRequest, on client: HTTPClient, via relay: OriginRelay?,
                          progress: TransportProgressHandler?, record: ExchangeMetricsRecorder?) async throws -> Started {
-        switch try Self.outgoing(request, on: client, via: relay, progress: progress, record: record) {
+        switch try Self.outgoing(request, on: client, via: relay, progress: progress, record: record, affinity: affinity) {
         case .streamed(let outgoing):
             return try await Self.executeStreamed(outgoing.request, on: client)
         case .delegated(let exchange):
@@ -215,7 +222,8 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
     /// on the delegate API starts it.
     @inline(never)  // inlined into the async `execute`, its temporaries would live in the task's frame
     private static func outgoing(_ request: NetworkRequest, on client: HTTPClient, via relay: OriginRelay?,
-                                 progress: TransportProgressHandler?, record: ExchangeMetricsRecorder?) throws -> Outgoing {
+                                 progress: TransportProgressHandler?, record: ExchangeMetricsRecorder?,
+                                 affinity: LoopAffinity) throws -> Outgoing {
         var url = request.url
         var headers = HTTPHeaders()
         headers.reserveCapacity(request.headers.count + 1)
@@ -235,12 +243,12 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
             outgoing.body = upload.streamed
             return .streamed(PendingRequest(outgoing))
         }
-        let exchange = ExchangeDelegate(record: record, sentWhole: upload.sentWhole)
         let outgoing = try HTTPClient.Request(url: url, method: HTTPMethod(rawValue: request.httpMethod.rawValue),
                                               headers: headers, body: upload.whole)
+        let exchange = ExchangeDelegate(record: record, sentWhole: upload.sentWhole, affinity: affinity)
         // No deadline: the pipeline's cancels the request (AsyncHTTPClient's would cost two
         // hand-offs to the event loop per request, and end at the head).
-        exchange.attach(client.execute(request: outgoing, delegate: exchange, eventLoop: .indifferent, deadline: nil))
+        exchange.attach(client.execute(request: outgoing, delegate: exchange, eventLoop: affinity.preference(), deadline: nil))
         return .delegated(exchange)
     }
 

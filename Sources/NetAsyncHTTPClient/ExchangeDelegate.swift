@@ -58,11 +58,14 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, CancellableAttempt {
     private let sentWhole: (@Sendable () -> Void)?
     /// Where the head's arrival is noted as the first byte.
     private let record: ExchangeMetricsRecorder?
+    /// Told when the exchange has ended (``LoopAffinity/starting()`` counted it).
+    private let affinity: LoopAffinity
 
     /// `sentWhole` runs when a request body handed over in one piece has been written.
-    init(record: ExchangeMetricsRecorder?, sentWhole: (@Sendable () -> Void)?) {
+    init(record: ExchangeMetricsRecorder?, sentWhole: (@Sendable () -> Void)?, affinity: LoopAffinity) {
         self.record = record
         self.sentWhole = sentWhole
+        self.affinity = affinity
     }
 
     /// Keeps the request's task, to cancel it; cancels it at once if the caller gave up already.
@@ -292,7 +295,9 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, CancellableAttempt {
             }
             return pending
         }
-        pending?.resume()
+        guard let pending else { return }
+        affinity.ended()
+        pending.resume()
     }
 }
 #endif

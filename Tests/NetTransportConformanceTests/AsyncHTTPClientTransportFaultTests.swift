@@ -1,5 +1,6 @@
 #if AsyncHTTPClient  // the package trait: without it this file compiles to nothing
 import NetAsyncHTTPClient
+import NetTestSupport
 import NetTransport
 import Testing
 
@@ -7,10 +8,32 @@ import Testing
 /// `URLSessionTransportFaultTests` runs). It survives every cut point, so none is left out.
 @Suite("Transport faults: AsyncHTTPClientTransport")
 struct AsyncHTTPClientTransportFaultTests {
+    /// Each fault's transports, once it is over, have no exchange left counted as in flight: every
+    /// exchange on the delegate API reported its end, whether it failed, was cut, stalled past its
+    /// deadline or was dropped (a missed end would leave the transport's later calls without
+    /// their event loop preference, `LoopAffinity`).
     @Test("AsyncHTTPClientTransport", arguments: TransportFaults.faults)
     func survives(_ fault: TransportFaults.Fault) async throws {
+        let made = MadeTransports()
         try await fault.run(TransportFaults.Subject(
-            make: { AsyncHTTPClientTransport() }, makeLimited: { AsyncHTTPClientTransport(configuration: .init(responseLimits: $0)) }))
+            make: { made.keep(AsyncHTTPClientTransport()) },
+            makeLimited: { made.keep(AsyncHTTPClientTransport(configuration: .init(responseLimits: $0))) }))
+        for transport in made.all {
+            #expect(await eventually(within: .seconds(10)) { transport.exchangesInFlight == 0 },
+                    "\(transport.exchangesInFlight) exchanges never reported their end")
+        }
     }
+}
+
+/// The transports a fault made, to look at once it is over.
+private final class MadeTransports: Sendable {
+    private let made = Locked<[AsyncHTTPClientTransport]>([])
+
+    func keep(_ transport: AsyncHTTPClientTransport) -> AsyncHTTPClientTransport {
+        made.withLock { $0.append(transport) }
+        return transport
+    }
+
+    var all: [AsyncHTTPClientTransport] { made.withLock { $0 } }
 }
 #endif
