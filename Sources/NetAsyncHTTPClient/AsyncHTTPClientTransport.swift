@@ -154,6 +154,9 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
     /// Exchanges on AsyncHTTPClient's delegate API started and not yet ended (`LoopAffinity`).
     package var exchangesInFlight: Int { affinity.exchangesInFlight }
 
+    /// How many exchanges on AsyncHTTPClient's delegate API so far asked for the home event loop.
+    package var exchangesSentHome: Int { affinity.exchangesSentHome }
+
     /// The response limits from ``Configuration/responseLimits``.
     public var responseLimits: ResponseLimits { configuration.responseLimits }
 

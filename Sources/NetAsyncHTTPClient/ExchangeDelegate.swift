@@ -276,6 +276,9 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, CancellableAttempt {
         let pending = state.withLock { state -> Pending? in
             guard state.end == nil else { return nil }
             state.end = result
+            // Under the lock: a reader that sees the end may start the next call at once, and
+            // that call must find this exchange no longer counted.
+            affinity.ended()
             var pending = Pending(taking: &state)
             if let waiter = state.headWaiter {
                 // Moved out: with its waiter resumed, nothing asks for the head again.
@@ -295,9 +298,7 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, CancellableAttempt {
             }
             return pending
         }
-        guard let pending else { return }
-        affinity.ended()
-        pending.resume()
+        pending?.resume()
     }
 }
 #endif

@@ -4,6 +4,10 @@ import NetCore
 
 /// The transport's `HTTPClient`s: one connecting directly and one per configured proxy, because
 /// AsyncHTTPClient sets a proxy per client while `NO_PROXY` decides per request.
+///
+/// Every client runs on `HTTPClient.defaultEventLoopGroup` (`.singleton`): the transport's
+/// `LoopAffinity` takes its home loop from that group, and AsyncHTTPClient traps on a loop of
+/// another.
 struct ProxyRoutedClients: Sendable {
     private let direct: HTTPClient?
     private let proxied: [NetworkProxy: HTTPClient]
