@@ -52,8 +52,7 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
         settings.tracing.tracer = nil
         clients = ProxyRoutedClients(settings: settings, tls: configuration.tls, proxies: configuration.proxy)
         relays = OriginRelays(tls: configuration.tls, proxies: configuration.proxy, connectTimeout: configuration.connectTimeout)
-        // The group every client runs on: `ProxyRoutedClients` makes each with `.singleton`.
-        affinity = LoopAffinity(group: HTTPClient.defaultEventLoopGroup)
+        affinity = LoopAffinity(group: ProxyRoutedClients.loops)
     }
 
     deinit {

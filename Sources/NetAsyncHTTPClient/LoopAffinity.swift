@@ -22,10 +22,9 @@ import NIOCore
 package final class LoopAffinity: Sendable {
     /// The loop asked for by an exchange that starts while none other is in flight.
     package let home: any EventLoop
-    /// Exchanges started and not yet ended. A lock, not an atomic: `Atomic` needs macOS 15.
-    private let inFlight = Locked(0)
-    /// How many exchanges were sent to ``home``: what the tests read.
-    private let homeChoices = Locked(0)
+    /// Exchanges started and not yet ended, and how many were sent to ``home`` (what the tests
+    /// read). A lock, not an atomic: `Atomic` needs macOS 15.
+    private let counts = Locked((inFlight: 0, sentHome: 0))
 
     /// `group` is the clients' event loop group (every client of the transport shares it).
     package init(group: any EventLoopGroup) {
@@ -36,13 +35,12 @@ package final class LoopAffinity: Sendable {
     /// ``ended()`` must follow once the exchange has ended (a missed one would leave every later
     /// exchange at `nil`, as AsyncHTTPClient alone would choose).
     package func starting() -> (any EventLoop)? {
-        let idle = inFlight.withLock { count in
-            defer { count += 1 }
-            return count == 0
+        let idle = counts.withLock { counts in
+            defer { counts.inFlight += 1 }
+            if counts.inFlight == 0 { counts.sentHome += 1 }
+            return counts.inFlight == 0
         }
-        guard idle else { return nil }
-        homeChoices.withLock { $0 += 1 }
-        return home
+        return idle ? home : nil
     }
 
     /// ``starting()`` as AsyncHTTPClient's preference.
@@ -52,13 +50,13 @@ package final class LoopAffinity: Sendable {
 
     /// An exchange that ``starting()`` counted has ended.
     package func ended() {
-        inFlight.withLock { $0 -= 1 }
+        counts.withLock { $0.inFlight -= 1 }
     }
 
     /// Exchanges started and not yet ended.
-    package var exchangesInFlight: Int { inFlight.withLock { $0 } }
+    package var exchangesInFlight: Int { counts.withLock { $0.inFlight } }
 
     /// How many exchanges ``starting()`` sent to ``home`` so far.
-    package var exchangesSentHome: Int { homeChoices.withLock { $0 } }
+    package var exchangesSentHome: Int { counts.withLock { $0.sentHome } }
 }
 #endif

@@ -1,14 +1,16 @@
 #if AsyncHTTPClient  // the package trait: without it this file compiles to nothing
 import AsyncHTTPClient
+import NIOCore
 import NetCore
 
 /// The transport's `HTTPClient`s: one connecting directly and one per configured proxy, because
 /// AsyncHTTPClient sets a proxy per client while `NO_PROXY` decides per request.
-///
-/// Every client runs on `HTTPClient.defaultEventLoopGroup` (`.singleton`): the transport's
-/// `LoopAffinity` takes its home loop from that group, and AsyncHTTPClient traps on a loop of
-/// another.
 struct ProxyRoutedClients: Sendable {
+    /// The event loops every client runs on (AsyncHTTPClient's `.singleton`): the transport's
+    /// `LoopAffinity` takes its home loop from them, and AsyncHTTPClient traps on a loop of
+    /// another group.
+    static var loops: any EventLoopGroup { HTTPClient.defaultEventLoopGroup }
+
     private let direct: HTTPClient?
     private let proxied: [NetworkProxy: HTTPClient]
     /// Why no request can be sent with these settings, if they cannot be used.
@@ -25,9 +27,9 @@ struct ProxyRoutedClients: Sendable {
                 if OriginRelays.needsRelay(proxy) { continue }
                 var proxySettings = settings
                 proxySettings.proxy = try Self.proxy(proxy)
-                proxied[proxy] = HTTPClient(eventLoopGroupProvider: .singleton, configuration: proxySettings)
+                proxied[proxy] = HTTPClient(eventLoopGroupProvider: .shared(Self.loops), configuration: proxySettings)
             }
-            self.direct = HTTPClient(eventLoopGroupProvider: .singleton, configuration: settings)
+            self.direct = HTTPClient(eventLoopGroupProvider: .shared(Self.loops), configuration: settings)
             self.proxied = proxied
             self.setupError = nil
         } catch {

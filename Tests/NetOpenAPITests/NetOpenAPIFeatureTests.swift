@@ -49,7 +49,7 @@ struct NetOpenAPIFeatureTests {
         let under = ClientUnderTest.netAsyncHTTPClient
         let key = "cancel-\(UUID().uuidString)"
         let size: Int64 = 1 << 30
-        let client = try await under.client(middlewares: [AddHeader(name: try #require(HTTPField.Name("X-Download-Key")), value: key)])
+        let client = try await under.client(middlewares: [AddHeader(name: try #require(SentBodyCounter.keyField), value: key)])
         let (firstChunk, continuation) = AsyncStream.makeStream(of: Int.self)
         let reader = Task {
             let body = try await client.download(path: .init(size: size)).ok.body.binary
@@ -104,7 +104,7 @@ struct NetOpenAPILargeDownloadTests {
         let size: Int64 = 1 << 30
         let state = OpenAPITestServer.state
         let client = try await ClientUnderTest.netAsyncHTTPClient.client(
-            middlewares: [AddHeader(name: try #require(HTTPField.Name("X-Download-Key")), value: key)])
+            middlewares: [AddHeader(name: try #require(SentBodyCounter.keyField), value: key)])
         var reader = PatternReader(try await client.download(path: .init(size: size)).ok.body.binary)
         #expect(reader.body.length == .known(size))
         #expect(try await reader.read(upTo: 1))

@@ -99,6 +99,7 @@ final class OpenAPIServerState: Sendable {
     /// (``SentBodyCounter``): at most what it produced.
     func sent(_ key: String) -> Int64 { values.withLock { $0.sent[key, default: 0] } }
 
+    /// Notes that the socket took `count` more body bytes of the download named `key`.
     func addSent(_ count: Int, for key: String) { values.withLock { $0.sent[key, default: 0] += Int64(count) } }
 
     /// Whether the server let go of the download named `key`'s body: read to its end, or dropped
@@ -170,7 +171,7 @@ struct OpenAPITestAPI: APIProtocol {
 
     func download(_ input: Operations.Download.Input) async throws -> Operations.Download.Output {
         let size = input.path.size
-        let key = HTTPField.Name("X-Download-Key").flatMap { RawRequestCapture.current?.headers[$0] } ?? ""
+        let key = SentBodyCounter.keyField.flatMap { RawRequestCapture.current?.headers[$0] } ?? ""
         let state = self.state
         let bytes = PatternBytes(size: size, produced: { state.addProduced($0, for: key) }, released: { state.release(download: key) })
         return .ok(.init(body: .binary(HTTPBody(bytes, length: .known(size), iterationBehavior: .single))))

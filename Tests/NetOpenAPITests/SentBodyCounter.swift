@@ -16,6 +16,8 @@ final class SentBodyCounter: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPResponsePart
 
+    /// The request header naming a download (the tests set it with a middleware), by which the
+    /// download handler and this counter both file their counts.
     static let keyField = HTTPField.Name("X-Download-Key")
 
     private let state: OpenAPIServerState
