@@ -2,7 +2,7 @@
 import AsyncHTTPClient
 import Foundation
 import NetCore
-import NetTransport
+@_spi(NetInternals) import NetTransport
 import NIOCore
 import NIOHTTP1
 

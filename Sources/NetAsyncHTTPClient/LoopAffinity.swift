@@ -1,6 +1,6 @@
 #if AsyncHTTPClient  // the package trait: without it this file compiles to nothing
 import AsyncHTTPClient
-import NetTransport
+@_spi(NetInternals) import NetTransport
 import NIOCore
 
 /// Which event loop an exchange on AsyncHTTPClient's delegate API asks for: a home loop while no

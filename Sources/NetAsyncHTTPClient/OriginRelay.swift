@@ -1,7 +1,7 @@
 #if AsyncHTTPClient  // the package trait: without it this file compiles to nothing
 import Foundation
 import NetCore
-import NetTransport
+@_spi(NetInternals) import NetTransport
 import NIOCore
 import NIOPosix
 import NIOSSL

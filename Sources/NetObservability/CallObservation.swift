@@ -1,6 +1,6 @@
 #if Observability  // the package trait: without it this file compiles to nothing
 import Foundation
-import NetTransport
+@_spi(NetInternals) import NetTransport
 import Tracing
 
 /// One call as an ``ObservabilityInterceptor`` follows it: the call's span, the attempt in flight

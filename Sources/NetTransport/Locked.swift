@@ -12,15 +12,23 @@ import Synchronization
 /// object; several objects per call hold one), and each would cost an allocation besides.
 ///
 /// `Mutex` needs macOS 15, so Apple platforms use `OSAllocatedUnfairLock` (macOS 13) instead.
-package struct Locked<Value: Sendable>: ~Copyable, Sendable {
+///
+/// Public only to Net's own modules (`@_spi(NetInternals) import NetTransport`), not `package`:
+/// Swift 6.3 does not inline a `package` function into another module even when it is
+/// `@inlinable`, so `withLock` ran unspecialized there, looking up the generic metadata of its
+/// value and result types on every call (AsyncHTTPClient's delegate takes the lock six times per
+/// request).
+@_spi(NetInternals)
+public struct Locked<Value: Sendable>: ~Copyable, Sendable {
     #if canImport(Darwin)
-    private let lock: OSAllocatedUnfairLock<Value>
+    @usableFromInline let lock: OSAllocatedUnfairLock<Value>
     #else
-    private let lock: Mutex<Value>
+    @usableFromInline let lock: Mutex<Value>
     #endif
 
     /// Consuming: the value is moved in, not copied.
-    package init(_ value: consuming Value) {
+    @inlinable
+    public init(_ value: consuming Value) {
         #if canImport(Darwin)
         lock = OSAllocatedUnfairLock(initialState: value)
         #else
@@ -29,7 +37,8 @@ package struct Locked<Value: Sendable>: ~Copyable, Sendable {
     }
 
     /// Runs `body` with exclusive access to the value; keep it short and never await inside.
-    package borrowing func withLock<Result: Sendable, Failure: Error>(
+    @inlinable
+    public borrowing func withLock<Result: Sendable, Failure: Error>(
         _ body: @Sendable (inout Value) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         #if canImport(Darwin)
@@ -48,11 +57,11 @@ package struct Locked<Value: Sendable>: ~Copyable, Sendable {
 }
 
 #if canImport(Darwin)
-private enum Outcome<Value: Sendable, Failure: Error>: Sendable {
+@usableFromInline enum Outcome<Value: Sendable, Failure: Error>: Sendable {
     case value(Value)
     case failure(Failure)
 
-    func get() throws(Failure) -> Value {
+    @usableFromInline func get() throws(Failure) -> Value {
         switch self {
         case .value(let value): return value
         case .failure(let error): throw error
@@ -67,7 +76,8 @@ package final class LockedBox<Value: Sendable>: Sendable {
     private let locked: Locked<Value>
 
     /// Consuming: the value is moved in, not copied.
-    package init(_ value: consuming Value) { locked = Locked(value) }
+    @inlinable
+    public init(_ value: consuming Value) { locked = Locked(value) }
 
     /// Runs `body` with exclusive access to the value; keep it short and never await inside.
     package func withLock<Result: Sendable, Failure: Error>(

@@ -5,6 +5,7 @@ import HTTPTypes
 import Net
 import NetAsyncHTTPClient
 import NetOpenAPI
+@_spi(NetInternals) import NetTransport
 import OpenAPIAsyncHTTPClient
 import OpenAPIRuntime
 import OpenAPIURLSession

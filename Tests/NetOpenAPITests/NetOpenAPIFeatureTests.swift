@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Net
 import NetOpenAPI
+@_spi(NetInternals) import NetTransport
 import NetTestSupport
 import OpenAPIRuntime
 import Testing

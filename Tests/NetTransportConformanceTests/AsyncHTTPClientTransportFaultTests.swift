@@ -1,7 +1,7 @@
 #if AsyncHTTPClient  // the package trait: without it this file compiles to nothing
 import NetAsyncHTTPClient
 import NetTestSupport
-import NetTransport
+@_spi(NetInternals) import NetTransport
 import Testing
 
 /// `AsyncHTTPClientTransport` against the fault suite (`TransportFaults.faults`, the same checks
