@@ -11,6 +11,12 @@
 # NETLOAD_BATCH=1 runs every client under SCHED_BATCH (`chrt -b 0`): no wake-up preemption, so
 # the client's threads (Swift's pool, SwiftNIO's event loops) stop ping-ponging on their one core.
 # Raw and Net alike; the ranges get narrow enough to A/B a change of a few per cent.
+#
+# NETLOAD_POLL_IDLE=1 holds /dev/cpu_dma_latency at 0 for the run (root only): an idle vCPU then
+# polls instead of halting. On this VM (no halt-polling: haltpoll.guest_halt_poll_ns=0) waking a
+# halted vCPU costs the waker an interrupt through the hypervisor, and how often a client pays it
+# depends on its timing, not its work: sequentially it made up about 40 µs of raw
+# AsyncHTTPClient's 90 µs per request (Docs/Benchmarks.md §0, "What the VM charges").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build -c release --package-path Benchmarks --product NetLoad >/dev/null
@@ -22,6 +28,10 @@ server=$!
 trap 'kill $server 2>/dev/null; rm -f "$log"' EXIT
 until url=$(grep -m1 '^http' "$log"); do sleep 0.2; done
 
+if [ -n "${NETLOAD_POLL_IDLE:-}" ]; then
+    exec 3>/dev/cpu_dma_latency  # the request holds while this descriptor is open
+    printf 0 >&3
+fi
 scheduling=()
 [ -n "${NETLOAD_BATCH:-}" ] && scheduling=(chrt -b 0)
 run() {  # label, binary, arguments…
@@ -39,7 +49,14 @@ for workload in seq par64; do
         run after "$after" run "$client" "$workload" "$url" "$requests" 5
     done
 done
-for scenario in canned canned-client stub client; do
+# A small body read as it arrives (requestStream; raw AsyncHTTPClient iterates its body).
+for client in raw-ahc net-ahc-client; do
+    if [ -n "$before" ] && [ "${client#net-}" != "$client" ]; then
+        run before "$before" run "$client" seqstream "$url" 10000 5
+    fi
+    run after "$after" run "$client" seqstream "$url" 10000 5
+done
+for scenario in canned canned-client canned-stream stub client; do
     [ -n "$before" ] && run before "$before" session "$scenario" 100000 5
     run after "$after" session "$scenario" 100000 5
 done

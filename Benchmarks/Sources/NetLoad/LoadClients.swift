@@ -115,9 +115,15 @@ extension LoadClient {
         return Int(String(decoding: answer, as: UTF8.self)) ?? -1
     }
 
-    /// GETs `url` with `requestStream` (the net-* sessions and clients) and returns the number of
-    /// bytes read, chunk by chunk, as they arrive.
+    /// GETs `url` with `requestStream` (the net-* sessions and clients; raw AsyncHTTPClient: its
+    /// response body iterated) and returns the number of bytes read, chunk by chunk, as they arrive.
     func stream(_ url: URL) async throws -> Int {
+        if self == .rawAHC {
+            let response = try await Self.ahc.execute(HTTPClientRequest(url: url.absoluteString), timeout: .seconds(60))
+            var received = 0
+            for try await chunk in response.body { received += chunk.readableBytes }
+            return received
+        }
         guard let session = netSession else { throw NetworkError.transport(.other("\(rawValue) has no stream workload")) }
         let response = try await session.requestStream(for: url)
         var received = 0
@@ -144,7 +150,8 @@ extension LoadClient {
 }
 
 /// The session layer alone, without a network: `canned` (a session on a transport that returns
-/// one response), `canned-client` (NetworkClient, no interceptors, on that transport), `stub` (on StubTransport), `client` (NetworkClient with RetryPolicy on the stub).
+/// one response), `canned-client` (NetworkClient, no interceptors, on that transport),
+/// `canned-stream` (the same client, `requestStream` with its body read to the end), `stub` (on StubTransport), `client` (NetworkClient with RetryPolicy on the stub).
 struct SessionScenario {
     let send: @Sendable () async throws -> Void
 
@@ -157,6 +164,12 @@ struct SessionScenario {
         case "canned-client":
             let client = NetworkClient(transport: try CannedTransport())
             send = { _ = try await client.requestData(for: request) }
+        case "canned-stream":
+            let client = NetworkClient(transport: try CannedTransport())
+            send = {
+                let response = try await client.requestStream(for: request)
+                for try await _ in response.body {}
+            }
         case "stub":
             let session = BareSession(transport: StubTransport { _ in .text("ok") })
             send = { _ = try await session.requestData(for: request) }

@@ -3,7 +3,7 @@
 //
 //     taskset -c 1 .build/release/NetLoad server &          # prints its base URL
 //     taskset -c 0 .build/release/NetLoad run <client> <workload> <URL> [requests] [runs]
-//     taskset -c 0 .build/release/NetLoad session <canned|canned-client|stub|client> [requests] [runs] [in flight]
+//     taskset -c 0 .build/release/NetLoad session <canned|canned-client|canned-stream|stub|client> [requests] [runs] [in flight]
 //     taskset -c 0 .build/release/NetLoad sse-latency <net-ahc|net-urlsession> <URL> [events] [runs]
 //     taskset -c 0 .build/release/NetLoad openapi <client> <seq|par64|download> <URL> [requests or MB] [runs]
 //
@@ -12,7 +12,7 @@
 // net-ahc-send (the transport alone, and with Transport.send), raw-urlsession, raw-urlsession-delegate, net-urlsession,
 // net-urlsession-client, every one with the same 64-connection pool, no redirects, no cookies or
 // cache, a 60 s whole-call limit and the same decompression setting (see LoadClients.swift). Workloads: seq (small GETs one after another), par64 (64 in
-// flight), get100mb (100 MiB bodies into memory, one after another), dlfile100mb (100 MiB bodies into a file; raw-urlsession and the net-* sessions and clients), stream1g (1 GiB bodies read with requestStream as they arrive; the net-* sessions and clients), upfile100mb (a 100 MiB file POSTed, one after another; raw-urlsession, raw-urlsession-delegate and the net-* sessions and clients). Each run prints requests/s (ms/request below 100 requests/s), the client process's CPU µs, context switches and minor
+// flight), seqstream (small GETs one after another, each body read as it arrives: requestStream, raw AsyncHTTPClient's body iterated), get100mb (100 MiB bodies into memory, one after another), dlfile100mb (100 MiB bodies into a file; raw-urlsession and the net-* sessions and clients), stream1g (1 GiB bodies read with requestStream as they arrive; the net-* sessions and clients), upfile100mb (a 100 MiB file POSTed, one after another; raw-urlsession, raw-urlsession-delegate and the net-* sessions and clients). Each run prints requests/s (ms/request below 100 requests/s), the client process's CPU µs, context switches and minor
 // page faults per request; the last line is the median of the runs with min–max. `openapi` drives the generated OpenAPI client on
 // net-ahc, openapi-ahc (swift-openapi-async-http-client), net-urlsession or openapi-urlsession
 // (see OpenAPILoad.swift).
@@ -25,9 +25,9 @@ let arguments = CommandLine.arguments.dropFirst()
 func usage() -> Never {
     FileHandle.standardError.write(Data("""
         usage: NetLoad server
-               NetLoad run <client> <seq|par64|get100mb|dlfile100mb|upfile100mb|stream1g> <base URL> [requests] [runs]
+               NetLoad run <client> <seq|seqstream|par64|get100mb|dlfile100mb|upfile100mb|stream1g> <base URL> [requests] [runs]
                clients: raw-ahc net-ahc net-ahc-client net-ahc-exchange net-ahc-send raw-urlsession raw-urlsession-delegate net-urlsession net-urlsession-client
-               NetLoad session <canned|canned-client|stub|client> [requests] [runs] [in flight]
+               NetLoad session <canned|canned-client|canned-stream|stub|client> [requests] [runs] [in flight]
                NetLoad sse-latency <net-ahc|net-urlsession> <base URL> [events] [runs]
                NetLoad openapi <net-ahc|openapi-ahc|net-urlsession|openapi-urlsession> <seq|par64|download> <base URL> [requests or MB] [runs]
 
@@ -131,6 +131,12 @@ case "run":
     case "seq":
         try await measure(label: label, requests: requests, runs: runs) {
             for _ in 0..<requests { _ = try await client.get(small) }
+        }
+    case "seqstream":
+        // Small GETs one after another, each body read as it arrives (`requestStream`; raw
+        // AsyncHTTPClient: its response body iterated): what a streamed call costs beside `seq`.
+        try await measure(label: label, requests: requests, runs: runs) {
+            for _ in 0..<requests { _ = try await client.stream(small) }
         }
     case "get100mb":
         // `requests` 100 MB bodies read into memory one after another, per run.
