@@ -5,6 +5,7 @@
 # process of its own pinned to core 0, 5 runs each after a warm-up (median, min–max, peak RSS).
 #
 #     bash Benchmarks/openapi-side-by-side.sh
+#     NETLOAD_POLL_IDLE=1 bash Benchmarks/openapi-side-by-side.sh  # idle vCPUs poll (see side-by-side.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build -c release --package-path Benchmarks --product NetLoad >/dev/null
@@ -14,6 +15,10 @@ taskset -c 1 "$netload" server >"$log" 2>/dev/null &
 server=$!
 trap 'kill $server 2>/dev/null; rm -f "$log"' EXIT
 until url=$(grep -m1 '^http' "$log"); do sleep 0.2; done
+if [ -n "${NETLOAD_POLL_IDLE:-}" ]; then
+    exec 3>/dev/cpu_dma_latency  # the request holds while this descriptor is open
+    printf 0 >&3
+fi
 
 for workload in seq par64 download; do
     amount=20000                           # calls
