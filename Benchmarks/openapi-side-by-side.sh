@@ -15,9 +15,10 @@ taskset -c 1 "$netload" server >"$log" 2>/dev/null &
 server=$!
 trap 'kill $server 2>/dev/null; rm -f "$log"' EXIT
 until url=$(grep -m1 '^http' "$log"); do sleep 0.2; done
-if [ -n "${NETLOAD_POLL_IDLE:-}" ]; then
-    exec 3>/dev/cpu_dma_latency  # the request holds while this descriptor is open
-    printf 0 >&3
+if [ "${NETLOAD_POLL_IDLE:-0}" = 1 ]; then
+    [ -c /dev/cpu_dma_latency ] || { echo "NETLOAD_POLL_IDLE: no /dev/cpu_dma_latency here" >&2; exit 1; }
+    exec 3>/dev/cpu_dma_latency  # the request holds while this descriptor is open (root only)
+    printf 0 >&3                 # a latency limit of 0 µs: idle vCPUs poll
 fi
 
 for workload in seq par64 download; do
@@ -25,6 +26,7 @@ for workload in seq par64 download; do
     [ "$workload" = seq ] && amount=10000
     [ "$workload" = download ] && amount=100  # MB
     for client in openapi-ahc net-ahc openapi-urlsession net-urlsession; do
-        echo "$(taskset -c 0 "$netload" openapi "$client" "$workload" "$url" "$amount" 5 | tail -1)"
+        out=$(taskset -c 0 "$netload" openapi "$client" "$workload" "$url" "$amount" 5)  # a failure stops the run
+        tail -1 <<<"$out"
     done
 done

@@ -6,7 +6,8 @@
 #     bash Benchmarks/side-by-side.sh /tmp/NetLoad-before  # alternate with another build of NetLoad
 #
 # With a second binary, each Net client runs with it ("before") and with the current build
-# ("after") in turn, so both sets of figures come from one run on the same server.
+# ("after") in turn, so both sets of figures come from one run on the same server. Build the
+# "before" binary from the current Benchmarks sources (it must know every workload run here).
 #
 # NETLOAD_BATCH=1 runs every client under SCHED_BATCH (`chrt -b 0`): no wake-up preemption, so
 # the client's threads (Swift's pool, SwiftNIO's event loops) stop ping-ponging on their one core.
@@ -15,8 +16,8 @@
 # NETLOAD_POLL_IDLE=1 holds /dev/cpu_dma_latency at 0 for the run (root only): an idle vCPU then
 # polls instead of halting. On this VM (no halt-polling: haltpoll.guest_halt_poll_ns=0) waking a
 # halted vCPU costs the waker an interrupt through the hypervisor, and how often a client pays it
-# depends on its timing, not its work: sequentially it made up about 40 µs of raw
-# AsyncHTTPClient's 90 µs per request (Docs/Benchmarks.md §0, "What the VM charges").
+# depends on its timing, not only its work: polling took raw AsyncHTTPClient's sequential calls
+# from 93 to 52 µs of CPU each (Docs/Benchmarks.md §0, "What the VM charges").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build -c release --package-path Benchmarks --product NetLoad >/dev/null
@@ -28,16 +29,19 @@ server=$!
 trap 'kill $server 2>/dev/null; rm -f "$log"' EXIT
 until url=$(grep -m1 '^http' "$log"); do sleep 0.2; done
 
-if [ -n "${NETLOAD_POLL_IDLE:-}" ]; then
-    exec 3>/dev/cpu_dma_latency  # the request holds while this descriptor is open
-    printf 0 >&3
+if [ "${NETLOAD_POLL_IDLE:-0}" = 1 ]; then
+    [ -c /dev/cpu_dma_latency ] || { echo "NETLOAD_POLL_IDLE: no /dev/cpu_dma_latency here" >&2; exit 1; }
+    exec 3>/dev/cpu_dma_latency  # the request holds while this descriptor is open (root only)
+    printf 0 >&3                 # a latency limit of 0 µs: idle vCPUs poll
 fi
 scheduling=()
 [ -n "${NETLOAD_BATCH:-}" ] && scheduling=(chrt -b 0)
 run() {  # label, binary, arguments…
-    local label=$1 binary=$2
+    local label=$1 binary=$2 out
     shift 2
-    echo "[$label] $("${scheduling[@]}" taskset -c 0 "$binary" "$@" | tail -1)"
+    # Assigned first, so that a client that fails (or a "before" binary without a workload) stops the run.
+    out=$("${scheduling[@]}" taskset -c 0 "$binary" "$@")
+    echo "[$label] $(tail -1 <<<"$out")"
 }
 for workload in seq par64; do
     requests=20000

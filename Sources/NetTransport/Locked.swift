@@ -13,11 +13,11 @@ import Synchronization
 ///
 /// `Mutex` needs macOS 15, so Apple platforms use `OSAllocatedUnfairLock` (macOS 13) instead.
 ///
-/// Public only to Net's own modules (`@_spi(NetInternals) import NetTransport`), not `package`:
-/// Swift 6.3 does not inline a `package` function into another module even when it is
-/// `@inlinable`, so `withLock` ran unspecialized there, looking up the generic metadata of its
-/// value and result types on every call (AsyncHTTPClient's delegate takes the lock six times per
-/// request).
+/// Public behind an SPI (`@_spi(NetInternals) import NetTransport`), for Net's own modules, not
+/// `package`: in a two-module package built in release with Swift 6.3.1, an `@inlinable`
+/// `package` function was not inlined into the other module (a `public` one was), so `withLock`
+/// ran unspecialized there, looking up the generic metadata of its value and result types on
+/// every call (AsyncHTTPClient's delegate takes the lock six times per request).
 @_spi(NetInternals)
 public struct Locked<Value: Sendable>: ~Copyable, Sendable {
     #if canImport(Darwin)
@@ -76,8 +76,7 @@ package final class LockedBox<Value: Sendable>: Sendable {
     private let locked: Locked<Value>
 
     /// Consuming: the value is moved in, not copied.
-    @inlinable
-    public init(_ value: consuming Value) { locked = Locked(value) }
+    package init(_ value: consuming Value) { locked = Locked(value) }
 
     /// Runs `body` with exclusive access to the value; keep it short and never await inside.
     package func withLock<Result: Sendable, Failure: Error>(
