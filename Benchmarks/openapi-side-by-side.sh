@@ -5,7 +5,7 @@
 # process of its own pinned to core 0, 5 runs each after a warm-up (median, min–max, peak RSS).
 #
 #     bash Benchmarks/openapi-side-by-side.sh
-#     NETLOAD_POLL_IDLE=1 bash Benchmarks/openapi-side-by-side.sh  # idle vCPUs poll (see side-by-side.sh)
+#     NETLOAD_POLL_IDLE=1 bash Benchmarks/openapi-side-by-side.sh  # idle vCPUs poll (Benchmarks/poll-idle.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build -c release --package-path Benchmarks --product NetLoad >/dev/null
@@ -15,11 +15,7 @@ taskset -c 1 "$netload" server >"$log" 2>/dev/null &
 server=$!
 trap 'kill $server 2>/dev/null; rm -f "$log"' EXIT
 until url=$(grep -m1 '^http' "$log"); do sleep 0.2; done
-if [ "${NETLOAD_POLL_IDLE:-0}" = 1 ]; then
-    [ -c /dev/cpu_dma_latency ] || { echo "NETLOAD_POLL_IDLE: no /dev/cpu_dma_latency here" >&2; exit 1; }
-    exec 3>/dev/cpu_dma_latency  # the request holds while this descriptor is open (root only)
-    printf 0 >&3                 # a latency limit of 0 µs: idle vCPUs poll
-fi
+source Benchmarks/poll-idle.sh  # NETLOAD_POLL_IDLE=1: idle vCPUs poll
 
 for workload in seq par64 download; do
     amount=20000                           # calls

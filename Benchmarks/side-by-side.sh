@@ -13,11 +13,7 @@
 # the client's threads (Swift's pool, SwiftNIO's event loops) stop ping-ponging on their one core.
 # Raw and Net alike; the ranges get narrow enough to A/B a change of a few per cent.
 #
-# NETLOAD_POLL_IDLE=1 holds /dev/cpu_dma_latency at 0 for the run (root only): an idle vCPU then
-# polls instead of halting. On this VM (no halt-polling: haltpoll.guest_halt_poll_ns=0) waking a
-# halted vCPU costs the waker an interrupt through the hypervisor, and how often a client pays it
-# depends on its timing, not only its work: polling took raw AsyncHTTPClient's sequential calls
-# from 93 to 52 µs of CPU each (Docs/Benchmarks.md §0, "What the VM charges").
+# NETLOAD_POLL_IDLE=1 keeps idle vCPUs polling for the run (Benchmarks/poll-idle.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build -c release --package-path Benchmarks --product NetLoad >/dev/null
@@ -29,11 +25,7 @@ server=$!
 trap 'kill $server 2>/dev/null; rm -f "$log"' EXIT
 until url=$(grep -m1 '^http' "$log"); do sleep 0.2; done
 
-if [ "${NETLOAD_POLL_IDLE:-0}" = 1 ]; then
-    [ -c /dev/cpu_dma_latency ] || { echo "NETLOAD_POLL_IDLE: no /dev/cpu_dma_latency here" >&2; exit 1; }
-    exec 3>/dev/cpu_dma_latency  # the request holds while this descriptor is open (root only)
-    printf 0 >&3                 # a latency limit of 0 µs: idle vCPUs poll
-fi
+source Benchmarks/poll-idle.sh  # NETLOAD_POLL_IDLE=1: idle vCPUs poll
 scheduling=()
 [ -n "${NETLOAD_BATCH:-}" ] && scheduling=(chrt -b 0)
 run() {  # label, binary, arguments…

@@ -36,9 +36,10 @@ package final class LoopAffinity: Sendable {
     /// exchange at `nil`, as AsyncHTTPClient alone would choose).
     package func starting() -> (any EventLoop)? {
         let idle = counts.withLock { counts in
-            defer { counts.inFlight += 1 }
-            if counts.inFlight == 0 { counts.sentHome += 1 }
-            return counts.inFlight == 0
+            let idle = counts.inFlight == 0
+            counts.inFlight += 1
+            if idle { counts.sentHome += 1 }
+            return idle
         }
         return idle ? home : nil
     }

@@ -6,11 +6,12 @@ import NetCore
 /// the call streams (its deadline then ends with the head).
 ///
 /// One object per call, not generic: an attempt mostly runs in a new task (all but the ones
-/// ``CallDeadline/run(inline:_:)`` runs in the caller's), whose async frames are allocated
-/// anew, and a frame over the task allocator's slab (984 bytes) costs a `malloc` of its own. As a method of the session with ten parameters, the attempt's frame held each
-/// parameter and the session's generic context (1,648 bytes); this one keeps a reference (the
-/// attempt's task captures it with the request, its number and its destination), and the work
-/// that does not wait is in synchronous functions (Docs/Benchmarks.md, §0).
+/// ``CallDeadline/run(inline:_:)`` runs in the caller's), whose async frames are allocated anew,
+/// and a frame over the task allocator's slab (984 bytes) costs a `malloc` of its own. As a
+/// method of the session with ten parameters, the attempt's frame held each parameter and the
+/// session's generic context (1,648 bytes); this one keeps a reference (the attempt's task
+/// captures it with the request, its number and its destination), and the work that does not
+/// wait is in synchronous functions (Docs/Benchmarks.md, §0).
 final class SessionAttempt: Sendable {
     /// The session whose `interceptRequest` signs each attempt; `nil` when it does not observe
     /// attempts (a `NetworkClient` without interceptors).

@@ -46,11 +46,16 @@ enum LoadClient: String {
     static let ahcNetworkClient = NetworkClient(transport: netAHCTransport)
     static let urlSessionNetworkClient = NetworkClient(transport: netURLSessionTransport)
 
+    /// Raw AsyncHTTPClient's GET of `url` with the 60 s limit every client has, its body still to be read.
+    static func rawAHCGet(_ url: URL) async throws -> HTTPClientResponse {
+        try await ahc.execute(HTTPClientRequest(url: url.absoluteString), timeout: .seconds(60))
+    }
+
     /// GETs `url` into memory and returns the body's length.
     func get(_ url: URL) async throws -> Int {
         switch self {
         case .rawAHC:
-            let response = try await Self.ahc.execute(HTTPClientRequest(url: url.absoluteString), timeout: .seconds(60))
+            let response = try await Self.rawAHCGet(url)
             return try await response.body.collect(upTo: 256 << 20).readableBytes
         case .netAHC:
             return try await Self.netAHCSession.requestData(for: url).data.count
@@ -119,7 +124,7 @@ extension LoadClient {
     /// response body iterated) and returns the number of bytes read, chunk by chunk, as they arrive.
     func stream(_ url: URL) async throws -> Int {
         if self == .rawAHC {
-            let response = try await Self.ahc.execute(HTTPClientRequest(url: url.absoluteString), timeout: .seconds(60))
+            let response = try await Self.rawAHCGet(url)
             var received = 0
             for try await chunk in response.body { received += chunk.readableBytes }
             return received
