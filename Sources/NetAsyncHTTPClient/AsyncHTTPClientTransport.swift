@@ -12,7 +12,7 @@ import NIOHTTPCompression
 ///
 /// One exchange per call, as every transport: bodies from memory, files and streams are streamed
 /// (never a whole file in memory); the response body is read from the socket only as it is
-/// consumed: once a few chunks wait unread (256 KiB for a body read whole into memory),
+/// consumed: once a few chunks wait unread (256 KiB on the delegate API: `execute` says which),
 /// AsyncHTTPClient stops reading until the reader has caught up, so a slow reader slows the
 /// server down instead of growing memory. Upload progress,
 /// task cancellation, gzip/deflate decoded within ``Configuration/responseLimits``, and the same
@@ -169,14 +169,17 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
 
     /// Starts the request and waits for its head; cancelling the task cancels the request.
     ///
-    /// A call that reads its body whole into memory (`requestData`), with no request body or one
-    /// sent whole, goes through ``ExchangeDelegate`` (no per-request deadline task on an event
-    /// loop). Every other request goes through AsyncHTTPClient's async API: a request body pulled
-    /// in chunks, because there the response can end while the upload goes on and the upload
-    /// stops when the request is cancelled or the server answers early; and a body read as it
-    /// arrives (streams, downloads), because the delegate API calls its delegate on an event loop
-    /// chosen before the connection, so half the body's parts crossed between two event loops
-    /// and large bodies came at half the speed.
+    /// A request with no body or one sent whole goes through ``ExchangeDelegate`` (no
+    /// per-request deadline task on an event loop) when its call reads the body whole into
+    /// memory (`requestData`), or reads it as it arrives (streams, downloads) while no other
+    /// exchange of the transport is in flight: such an exchange asks for the home loop
+    /// (``LoopAffinity/startingIfIdle()``), where calls made one after another keep their
+    /// connection, so the body's parts do not cross between event loops. Beside another
+    /// exchange, where the pool would hand out a connection on any loop and a large body's every
+    /// part could cross (measured: half the speed), a body read as it arrives goes through
+    /// AsyncHTTPClient's async API, as does a request body pulled in chunks: there the response
+    /// can end while the upload goes on, and the upload stops when the request is cancelled or
+    /// the server answers early.
     @inline(never)  // its own frame: `start` stays below the task allocator's slab size
     private func execute(_ request: NetworkRequest, on client: HTTPClient, via relay: OriginRelay?,
                          progress: TransportProgressHandler?, record: ExchangeMetricsRecorder?) async throws -> Started {
@@ -236,21 +239,34 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
             if !headers.contains(name: "Host") { headers.add(name: "Host", value: authority(of: request.url)) }
         }
         let readsWhole = request.collectsBodyInMemory
-        let upload = try UploadChunks.body(for: request.body, whole: readsWhole, progress: progress, record: record,
+        let sendsWhole = UploadChunks.sentWhole(request.body)
+        // A body read as it arrives: on the delegate API only on the home loop, counted from here
+        // (`ended()` below if nothing is started).
+        let home = !readsWhole && sendsWhole ? affinity.startingIfIdle() : nil
+        let delegated = sendsWhole && (readsWhole || home != nil)
+        let upload: UploadChunks.Upload
+        let outgoing: HTTPClient.Request
+        do {
+            upload = try UploadChunks.body(for: request.body, whole: delegated, progress: progress, record: record,
                                            loops: client.eventLoopGroup)
-        if !readsWhole || upload.streamed != nil {  // the async API (see `execute`)
-            var outgoing = HTTPClientRequest(url: url.absoluteString)
-            outgoing.method = HTTPMethod(rawValue: request.httpMethod.rawValue)
-            outgoing.headers = headers
-            outgoing.body = upload.streamed
-            return .streamed(PendingRequest(outgoing))
-        }
-        let outgoing = try HTTPClient.Request(url: url, method: HTTPMethod(rawValue: request.httpMethod.rawValue),
+            guard delegated else {  // the async API (see `execute`)
+                var outgoing = HTTPClientRequest(url: url.absoluteString)
+                outgoing.method = HTTPMethod(rawValue: request.httpMethod.rawValue)
+                outgoing.headers = headers
+                outgoing.body = upload.streamed
+                return .streamed(PendingRequest(outgoing))
+            }
+            outgoing = try HTTPClient.Request(url: url, method: HTTPMethod(rawValue: request.httpMethod.rawValue),
                                               headers: headers, body: upload.whole)
+        } catch {
+            if home != nil { affinity.ended() }
+            throw error
+        }
         let exchange = ExchangeDelegate(record: record, sentWhole: upload.sentWhole, affinity: affinity)
+        let preference: HTTPClient.EventLoopPreference = if let home { .delegate(on: home) } else { affinity.preference() }
         // No deadline: the pipeline's cancels the request (AsyncHTTPClient's would cost two
         // hand-offs to the event loop per request, and end at the head).
-        exchange.attach(client.execute(request: outgoing, delegate: exchange, eventLoop: affinity.preference(), deadline: nil))
+        exchange.attach(client.execute(request: outgoing, delegate: exchange, eventLoop: preference, deadline: nil))
         return .delegated(exchange)
     }
 

@@ -10,7 +10,8 @@ import NIOHTTP1
 /// then the body's parts for the task reading them (or, when the exchange has ended by the time
 /// the head is handed over, the whole body at once: ``takeWholeBody()``).
 ///
-/// Only for calls that read the body whole into memory, with no request body or one sent whole;
+/// For requests with no body or one sent whole: calls that read the body whole into memory, and
+/// bodies read as they arrive while the transport is otherwise idle (on its home loop);
 /// `AsyncHTTPClientTransport.execute` says why every other request keeps the async API.
 ///
 /// The delegate API, not `execute(_:deadline:)`, because the async API schedules a deadline task

@@ -4,8 +4,9 @@ import AsyncHTTPClient
 import NIOCore
 
 /// Which event loop an exchange on AsyncHTTPClient's delegate API asks for: a home loop while no
-/// other delegate-API exchange of the transport is in flight, any loop otherwise (streamed
-/// exchanges, on the async API, are not bound to a loop and are not counted).
+/// other delegate-API exchange of the transport is in flight, any loop otherwise. A body read as
+/// it arrives takes the delegate API only on the home loop (``startingIfIdle()``); otherwise it
+/// goes through the async API, is not bound to a loop and is not counted.
 ///
 /// The delegate API runs its delegate on a loop chosen before the connection. Left to
 /// AsyncHTTPClient (`.indifferent`, a round robin over the loops), calls made one after another
@@ -40,6 +41,20 @@ package final class LoopAffinity: Sendable {
             counts.inFlight += 1
             if idle { counts.sentHome += 1 }
             return idle
+        }
+        return idle ? home : nil
+    }
+
+    /// ``home`` for an exchange about to start while none other is in flight, counted as
+    /// ``starting()`` counts it (``ended()`` must follow); `nil`, and not counted, while another is
+    /// in flight: for a body read as it arrives, which goes on the delegate API only on the home
+    /// loop (`AsyncHTTPClientTransport.execute` says why).
+    package func startingIfIdle() -> (any EventLoop)? {
+        let idle = counts.withLock { counts in
+            guard counts.inFlight == 0 else { return false }
+            counts.inFlight = 1
+            counts.sentHome += 1
+            return true
         }
         return idle ? home : nil
     }

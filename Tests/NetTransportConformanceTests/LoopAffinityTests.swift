@@ -55,5 +55,31 @@ struct LoopAffinityTests {
         _ = try await transport.send(NetworkRequest(url: server.appendingPathComponent("status/200")))
         #expect(transport.exchangesSentHome == 2)
     }
+
+    @Test("a body read as it arrives: on the home loop while the transport is idle, counted until its exchange ends; beside another exchange, not bound to a loop or counted")
+    func streamedCalls() async throws {
+        let transport = AsyncHTTPClientTransport()
+        let client = NetworkClient(transport: transport)
+        let server = try await ConformanceServer.shared.baseURL()
+        let key = "affinity-stream-\(UUID().uuidString)"
+        // The server writes the first event and holds the second until the test releases it.
+        let held = try await client.requestStream(for: "\(server.absoluteString)/events/paced?key=\(key)&count=2")
+        #expect(transport.exchangesInFlight == 1)
+        #expect(transport.exchangesSentHome == 1)
+        let beside = try await client.requestStream(for: server.appendingPathComponent("status/200"))
+        #expect(String(decoding: try await beside.body.collect(upTo: 1 << 10), as: UTF8.self) == "status body")
+        #expect(transport.exchangesSentHome == 1, "a stream beside another asked for the home loop")
+        #expect(transport.exchangesInFlight == 1, "a stream on the async API was counted")
+        var events = held.body.makeAsyncIterator()
+        #expect(String(decoding: try #require(try await events.next()), as: UTF8.self).contains("event 1"))
+        StreamingEvents.shared.release("\(key)-1")
+        var rest = Data()
+        while let chunk = try await events.next() { rest.append(chunk) }
+        #expect(String(decoding: rest, as: UTF8.self).contains("event 2"))
+        #expect(transport.exchangesInFlight == 0, "the stream's exchange was still counted once its body had ended")
+        let alone = try await client.requestStream(for: server.appendingPathComponent("status/200"))
+        _ = try await alone.body.collect(upTo: 1 << 10)
+        #expect(transport.exchangesSentHome == 2)
+    }
 }
 #endif
