@@ -11,7 +11,8 @@ import NIOHTTP1
 /// the head is handed over, the whole body at once: ``takeWholeBody()``).
 ///
 /// For requests with no body or one sent whole: calls that read the body whole into memory, and
-/// bodies read as they arrive while the transport is otherwise idle (on its home loop);
+/// bodies read as they arrive (`requestStream`) while the transport is otherwise idle (on its
+/// home loop);
 /// `AsyncHTTPClientTransport.execute` says why every other request keeps the async API.
 ///
 /// The delegate API, not `execute(_:deadline:)`, because the async API schedules a deadline task
