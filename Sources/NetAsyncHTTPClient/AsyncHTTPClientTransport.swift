@@ -243,7 +243,7 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
         let readsWhole = request.collectsBodyInMemory
         let sendsWhole = UploadChunks.sentWhole(request.body)
         // A body read as it arrives: on the delegate API only on the home loop, counted from here
-        // (`ended()` below if nothing is started). Not a download to a file (see `execute`).
+        // (`ended(stream:)` below if nothing is started). Not a download to a file (see `execute`).
         let home = request.responseBodyUse == .streamed && sendsWhole ? affinity.startingIfIdle() : nil
         let delegated = sendsWhole && (readsWhole || home != nil)
         let upload: UploadChunks.Upload
@@ -261,10 +261,10 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
             outgoing = try HTTPClient.Request(url: url, method: HTTPMethod(rawValue: request.httpMethod.rawValue),
                                               headers: headers, body: upload.whole)
         } catch {
-            if home != nil { affinity.ended() }
+            if home != nil { affinity.ended(stream: true) }
             throw error
         }
-        let exchange = ExchangeDelegate(record: record, sentWhole: upload.sentWhole, affinity: affinity)
+        let exchange = ExchangeDelegate(record: record, sentWhole: upload.sentWhole, affinity: affinity, countedAsStream: home != nil)
         let preference: HTTPClient.EventLoopPreference = if let home { .delegate(on: home) } else { affinity.preference() }
         // No deadline: the pipeline's cancels the request (AsyncHTTPClient's would cost two
         // hand-offs to the event loop per request, and end at the head).

@@ -60,14 +60,17 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, CancellableAttempt {
     private let sentWhole: (@Sendable () -> Void)?
     /// Where the head's arrival is noted as the first byte.
     private let record: ExchangeMetricsRecorder?
-    /// Told when the exchange has ended (``LoopAffinity/starting()`` counted it).
+    /// Told when the exchange has ended (``LoopAffinity/starting()`` counted it, or
+    /// ``LoopAffinity/startingIfIdle()`` when `countedAsStream`).
     private let affinity: LoopAffinity
+    private let countedAsStream: Bool
 
     /// `sentWhole` runs when a request body handed over in one piece has been written.
-    init(record: ExchangeMetricsRecorder?, sentWhole: (@Sendable () -> Void)?, affinity: LoopAffinity) {
+    init(record: ExchangeMetricsRecorder?, sentWhole: (@Sendable () -> Void)?, affinity: LoopAffinity, countedAsStream: Bool) {
         self.record = record
         self.sentWhole = sentWhole
         self.affinity = affinity
+        self.countedAsStream = countedAsStream
     }
 
     /// Keeps the request's task, to cancel it; cancels it at once if the caller gave up already.
@@ -280,7 +283,7 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, CancellableAttempt {
             state.end = result
             // Under the lock: a reader that sees the end may start the next call at once, and
             // that call must find this exchange no longer counted.
-            affinity.ended()
+            affinity.ended(stream: countedAsStream)
             var pending = Pending(taking: &state)
             if let waiter = state.headWaiter {
                 // Moved out: with its waiter resumed, nothing asks for the head again.

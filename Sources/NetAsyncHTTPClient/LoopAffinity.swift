@@ -23,9 +23,10 @@ import NIOCore
 package final class LoopAffinity: Sendable {
     /// The loop asked for by an exchange that starts while none other is in flight.
     package let home: any EventLoop
-    /// Exchanges started and not yet ended, and how many were sent to ``home`` (what the tests
-    /// read). A lock, not an atomic: `Atomic` needs macOS 15.
-    private let counts = Locked((inFlight: 0, sentHome: 0))
+    /// Exchanges started and not yet ended, how many of them are bodies read as they arrive
+    /// (``startingIfIdle()``), and how many exchanges were sent to ``home`` (what the tests read).
+    /// A lock, not an atomic: `Atomic` needs macOS 15.
+    private let counts = Locked((inFlight: 0, streams: 0, sentHome: 0))
 
     /// `group` is the clients' event loop group (every client of the transport shares it).
     package init(group: any EventLoopGroup) {
@@ -33,11 +34,15 @@ package final class LoopAffinity: Sendable {
     }
 
     /// The loop to ask for (``home``), or `nil` for any, for an exchange about to start;
-    /// ``ended()`` must follow once the exchange has ended (a missed one would leave every later
+    /// ``ended(stream:)`` must follow once the exchange has ended (a missed one would leave every later
     /// exchange at `nil`, as AsyncHTTPClient alone would choose).
+    ///
+    /// A body being read as it arrives does not count against the home loop here: an event stream
+    /// can stay open for hours, and the calls made one after another beside it should keep their
+    /// loop (both on it, nothing crosses).
     package func starting() -> (any EventLoop)? {
         let idle = counts.withLock { counts in
-            let idle = counts.inFlight == 0
+            let idle = counts.inFlight == counts.streams
             counts.inFlight += 1
             if idle { counts.sentHome += 1 }
             return idle
@@ -45,14 +50,15 @@ package final class LoopAffinity: Sendable {
         return idle ? home : nil
     }
 
-    /// ``home`` for an exchange about to start while none other is in flight, counted as
-    /// ``starting()`` counts it (``ended()`` must follow); `nil`, and not counted, while another is
-    /// in flight: for a body read as it arrives, which goes on the delegate API only on the home
-    /// loop (`AsyncHTTPClientTransport.execute` says why).
+    /// ``home`` for a body read as it arrives, about to start while no other exchange is in
+    /// flight, counted as a stream (``ended(stream:)`` must follow); `nil`, and not counted, while
+    /// another is in flight: such a body goes on the delegate API only on the home loop
+    /// (`AsyncHTTPClientTransport.execute` says why).
     package func startingIfIdle() -> (any EventLoop)? {
         let idle = counts.withLock { counts in
             guard counts.inFlight == 0 else { return false }
             counts.inFlight = 1
+            counts.streams = 1
             counts.sentHome += 1
             return true
         }
@@ -64,9 +70,13 @@ package final class LoopAffinity: Sendable {
         starting().map { .delegate(on: $0) } ?? .indifferent
     }
 
-    /// An exchange that ``starting()`` counted has ended.
-    package func ended() {
-        counts.withLock { $0.inFlight -= 1 }
+    /// An exchange that ``starting()`` counted has ended, or with `stream` one that
+    /// ``startingIfIdle()`` counted.
+    package func ended(stream: Bool = false) {
+        counts.withLock { counts in
+            counts.inFlight -= 1
+            if stream { counts.streams -= 1 }
+        }
     }
 
     /// Exchanges started and not yet ended.

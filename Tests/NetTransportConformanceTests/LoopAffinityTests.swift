@@ -26,6 +26,24 @@ struct LoopAffinityTests {
         #expect(affinity.exchangesSentHome == 2)
     }
 
+    @Test("a stream takes the home loop only when nothing is in flight, and does not keep a call read into memory from it")
+    func streamChoice() {
+        let affinity = LoopAffinity(group: HTTPClient.defaultEventLoopGroup)
+        #expect(affinity.startingIfIdle() === affinity.home)
+        #expect(affinity.startingIfIdle() == nil, "a second stream beside the first asked for the home loop")
+        #expect(affinity.exchangesInFlight == 1, "a stream not given the home loop was counted")
+        #expect(affinity.starting() === affinity.home, "a stream in flight sent a call read into memory off the home loop")
+        #expect(affinity.starting() == nil, "a second call read into memory beside the first asked for the home loop")
+        affinity.ended()
+        affinity.ended()
+        #expect(affinity.startingIfIdle() == nil, "the first stream is still in flight")
+        affinity.ended(stream: true)
+        #expect(affinity.exchangesInFlight == 0)
+        #expect(affinity.startingIfIdle() === affinity.home)
+        affinity.ended(stream: true)
+        #expect(affinity.exchangesSentHome == 3)
+    }
+
     @Test("calls made one after another on a real server: each has ended when its caller has the body, and each asks for the home loop")
     func sequentialCalls() async throws {
         let transport = AsyncHTTPClientTransport()
@@ -56,7 +74,7 @@ struct LoopAffinityTests {
         #expect(transport.exchangesSentHome == 2)
     }
 
-    @Test("a body read as it arrives: on the home loop while the transport is idle, counted until its exchange ends; beside another exchange, not bound to a loop or counted")
+    @Test("a body read as it arrives: on the home loop while the transport is idle, counted until its exchange ends, without sending calls read into memory beside it off that loop; beside another exchange, not bound to a loop or counted")
     func streamedCalls() async throws {
         let transport = AsyncHTTPClientTransport()
         let client = NetworkClient(transport: transport)
@@ -70,6 +88,9 @@ struct LoopAffinityTests {
         #expect(String(decoding: try await beside.body.collect(upTo: 1 << 10), as: UTF8.self) == "status body")
         #expect(transport.exchangesSentHome == 1, "a stream beside another asked for the home loop")
         #expect(transport.exchangesInFlight == 1, "a stream on the async API was counted")
+        // A call read into memory beside a stream (an event stream left open, say) keeps the home loop.
+        _ = try await transport.send(NetworkRequest(url: server.appendingPathComponent("status/200")))
+        #expect(transport.exchangesSentHome == 2, "a call read into memory beside a stream was sent off the home loop")
         var events = held.body.makeAsyncIterator()
         #expect(String(decoding: try #require(try await events.next()), as: UTF8.self).contains("event 1"))
         StreamingEvents.shared.release("\(key)-1")
@@ -79,7 +100,7 @@ struct LoopAffinityTests {
         #expect(transport.exchangesInFlight == 0, "the stream's exchange was still counted once its body had ended")
         let alone = try await client.requestStream(for: server.appendingPathComponent("status/200"))
         _ = try await alone.body.collect(upTo: 1 << 10)
-        #expect(transport.exchangesSentHome == 2)
+        #expect(transport.exchangesSentHome == 3)
     }
 }
 #endif
