@@ -81,7 +81,7 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
         // Most requests have no relay to wait for: no pinned host, no SOCKS5 proxy with credentials.
         let relay = relays.mayRelay(through: proxy) ? try await relays.relay(for: request.url, proxy: proxy) : nil
         let started = try await start(request, via: relay, proxy: proxy, progress: progress)
-        return Self.response(to: request, started: started, limits: configuration.responseLimits)
+        return Self.response(to: request, started: started, limits: configuration.responseLimits, affinity: affinity)
     }
 
     /// What `execute` returns: the head's parts, and where the body comes from.
@@ -128,7 +128,8 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
 
     /// The response handed to the pipeline: the head converted, the body to be pulled.
     @inline(never)  // see `outgoing`
-    private static func response(to request: NetworkRequest, started: Started, limits: ResponseLimits) -> NetworkStreamResponse {
+    private static func response(to request: NetworkRequest, started: Started, limits: ResponseLimits,
+                                 affinity: LoopAffinity) -> NetworkStreamResponse {
         var headers = NetworkHeaders()
         headers.reserveCapacity(started.headers.count)
         for (name, value) in started.headers { try? headers.add(name: name, value: value) }
@@ -144,8 +145,10 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
                 }
             }
         case .body:
-            // AsyncHTTPClient's own body cancels when dropped.
-            body = NetworkResponseBody(ResponseChunks(source: started.source, request: request, limits: limits))
+            // AsyncHTTPClient's own body cancels when dropped; the exchange counted in `outgoing` ends with it.
+            body = NetworkResponseBody(ResponseChunks(source: started.source, request: request, limits: limits)) {
+                affinity.ended(stream: true)
+            }
         }
         return NetworkStreamResponse(response: head, body: body, originalRequest: request)
     }
@@ -173,7 +176,7 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
     /// per-request deadline task on an event loop) when its call reads the body whole into
     /// memory (`requestData`), or reads it as it arrives (`requestStream`) while no other
     /// exchange of the transport is in flight: such an exchange asks for the home loop
-    /// (``LoopAffinity/startingIfIdle()``), where calls made one after another keep their
+    /// (``LoopAffinity/startingStream()``), where calls made one after another keep their
     /// connection, so the body's parts do not cross between event loops. Beside another
     /// exchange, where the pool would hand out a connection on any loop and a large body's every
     /// part could cross (measured: half the speed), a body read as it arrives goes through
@@ -187,7 +190,12 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
                          progress: TransportProgressHandler?, record: ExchangeMetricsRecorder?) async throws -> Started {
         switch try Self.outgoing(request, on: client, via: relay, progress: progress, record: record, affinity: affinity) {
         case .streamed(let outgoing):
-            return try await Self.executeStreamed(outgoing.request, on: client)
+            do {
+                return try await Self.executeStreamed(outgoing.request, on: client)
+            } catch {
+                affinity.ended(stream: true)  // no body to end it
+                throw error
+            }
         case .delegated(let exchange):
             InlineAttempt.attach(exchange)  // before the first wait: the deadline stops it if it runs inline
             let head = try await withTaskCancellationHandler {
@@ -240,12 +248,20 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
             url = URL(httpURLWithSocketPath: relay.socketPath, uri: target(of: request.url)) ?? url
             if !headers.contains(name: "Host") { headers.add(name: "Host", value: authority(of: request.url)) }
         }
-        let readsWhole = request.collectsBodyInMemory
         let sendsWhole = UploadChunks.sentWhole(request.body)
-        // A body read as it arrives: on the delegate API only on the home loop, counted from here
-        // (`ended(stream:)` below if nothing is started). Not a download to a file (see `execute`).
-        let home = request.responseBodyUse == .streamed && sendsWhole ? affinity.startingIfIdle() : nil
-        let delegated = sendsWhole && (readsWhole || home != nil)
+        let readsWhole = request.collectsBodyInMemory && sendsWhole  // counted by `preference()` below
+        // Every other exchange is counted from here (`ended(stream:)` below if nothing starts). A
+        // body read as it arrives goes on the delegate API only on the home loop; a download to a
+        // file never does (see `execute`).
+        var home: (any EventLoop)?
+        if !readsWhole {
+            if request.responseBodyUse == .streamed && sendsWhole {
+                home = affinity.startingStream()
+            } else {
+                affinity.startingOnAsyncAPI()
+            }
+        }
+        let delegated = readsWhole || home != nil
         let upload: UploadChunks.Upload
         let outgoing: HTTPClient.Request
         do {
@@ -261,7 +277,7 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
             outgoing = try HTTPClient.Request(url: url, method: HTTPMethod(rawValue: request.httpMethod.rawValue),
                                               headers: headers, body: upload.whole)
         } catch {
-            if home != nil { affinity.ended(stream: true) }
+            if !readsWhole { affinity.ended(stream: true) }
             throw error
         }
         let exchange = ExchangeDelegate(record: record, sentWhole: upload.sentWhole, affinity: affinity, countedAsStream: home != nil)

@@ -61,7 +61,7 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, CancellableAttempt {
     /// Where the head's arrival is noted as the first byte.
     private let record: ExchangeMetricsRecorder?
     /// Told when the exchange has ended (``LoopAffinity/starting()`` counted it, or
-    /// ``LoopAffinity/startingIfIdle()`` when `countedAsStream`).
+    /// ``LoopAffinity/startingStream()`` when `countedAsStream`).
     private let affinity: LoopAffinity
     private let countedAsStream: Bool
 

@@ -3,10 +3,11 @@ import AsyncHTTPClient
 @_spi(NetInternals) import NetTransport
 import NIOCore
 
-/// Which event loop an exchange on AsyncHTTPClient's delegate API asks for: a home loop while no
-/// other delegate-API exchange of the transport is in flight, any loop otherwise. A body read as
-/// it arrives takes the delegate API only on the home loop (``startingIfIdle()``); otherwise it
-/// goes through the async API, is not bound to a loop and is not counted.
+/// Which event loop an exchange on AsyncHTTPClient's delegate API asks for: for a call read whole
+/// into memory, a home loop while no other such call of the transport is in flight, any loop
+/// otherwise. A body read as it
+/// arrives takes the delegate API only on the home loop, when no exchange of any kind is in
+/// flight (``startingStream()``); otherwise it goes through the async API, not bound to a loop.
 ///
 /// The delegate API runs its delegate on a loop chosen before the connection. Left to
 /// AsyncHTTPClient (`.indifferent`, a round robin over the loops), calls made one after another
@@ -23,46 +24,54 @@ import NIOCore
 package final class LoopAffinity: Sendable {
     /// The loop asked for by an exchange that starts while none other is in flight.
     package let home: any EventLoop
-    /// Exchanges started and not yet ended, how many of them are bodies read as they arrive
-    /// (``startingIfIdle()``), and how many exchanges were sent to ``home`` (what the tests read).
-    /// A lock, not an atomic: `Atomic` needs macOS 15.
-    private let counts = Locked((inFlight: 0, streams: 0, sentHome: 0))
+    /// Exchanges started and not yet ended: calls read whole into memory on the delegate API
+    /// (``starting()``), and every other exchange (``startingStream()``,
+    /// ``startingOnAsyncAPI()``); and how many exchanges were sent to ``home`` (what the tests
+    /// read). A lock, not an atomic: `Atomic` needs macOS 15.
+    private let counts = Locked((collecting: 0, others: 0, sentHome: 0))
 
     /// `group` is the clients' event loop group (every client of the transport shares it).
     package init(group: any EventLoopGroup) {
         home = group.next()
     }
 
-    /// The loop to ask for (``home``), or `nil` for any, for an exchange about to start;
-    /// ``ended(stream:)`` must follow once the exchange has ended (a missed one would leave every later
-    /// exchange at `nil`, as AsyncHTTPClient alone would choose).
+    /// The loop to ask for (``home``), or `nil` for any, for a call read whole into memory about
+    /// to start on the delegate API; ``ended(stream:)`` must follow once the exchange has ended (a
+    /// missed one would leave every later such call at `nil`, as AsyncHTTPClient alone would
+    /// choose).
     ///
-    /// A body being read as it arrives does not count against the home loop here: an event stream
-    /// can stay open for hours, and the calls made one after another beside it should keep their
-    /// loop (both on it, nothing crosses).
+    /// Only other calls read into memory count against the home loop here: an event stream can
+    /// stay open for hours, and the calls made one after another beside it should keep their loop
+    /// (on the home loop with it, nothing crosses).
     package func starting() -> (any EventLoop)? {
         let idle = counts.withLock { counts in
-            let idle = counts.inFlight == counts.streams
-            counts.inFlight += 1
+            let idle = counts.collecting == 0
+            counts.collecting += 1
             if idle { counts.sentHome += 1 }
             return idle
         }
         return idle ? home : nil
     }
 
-    /// ``home`` for a body read as it arrives, about to start while no other exchange is in
-    /// flight, counted as a stream (``ended(stream:)`` must follow); `nil`, and not counted, while
-    /// another is in flight: such a body goes on the delegate API only on the home loop
-    /// (`AsyncHTTPClientTransport.execute` says why).
-    package func startingIfIdle() -> (any EventLoop)? {
+    /// ``home`` for a body read as it arrives, about to start while no other exchange of any kind
+    /// is in flight; `nil` otherwise, and the exchange then goes through the async API
+    /// (`AsyncHTTPClientTransport.execute` says why). Counted either way: ``ended(stream:)``
+    /// must follow.
+    package func startingStream() -> (any EventLoop)? {
         let idle = counts.withLock { counts in
-            guard counts.inFlight == 0 else { return false }
-            counts.inFlight = 1
-            counts.streams = 1
-            counts.sentHome += 1
-            return true
+            let idle = counts.collecting == 0 && counts.others == 0
+            counts.others += 1
+            if idle { counts.sentHome += 1 }
+            return idle
         }
         return idle ? home : nil
+    }
+
+    /// Counts an exchange about to start on the async API for another reason (a request body
+    /// pulled in chunks, a download to a file): it keeps a stream from the home loop while it
+    /// lasts. ``ended(stream:)`` must follow.
+    package func startingOnAsyncAPI() {
+        counts.withLock { $0.others += 1 }
     }
 
     /// ``starting()`` as AsyncHTTPClient's preference.
@@ -71,18 +80,17 @@ package final class LoopAffinity: Sendable {
     }
 
     /// An exchange that ``starting()`` counted has ended, or with `stream` one that
-    /// ``startingIfIdle()`` counted.
+    /// ``startingStream()`` or ``startingOnAsyncAPI()`` counted.
     package func ended(stream: Bool = false) {
         counts.withLock { counts in
-            counts.inFlight -= 1
-            if stream { counts.streams -= 1 }
+            if stream { counts.others -= 1 } else { counts.collecting -= 1 }
         }
     }
 
     /// Exchanges started and not yet ended.
-    package var exchangesInFlight: Int { counts.withLock { $0.inFlight } }
+    package var exchangesInFlight: Int { counts.withLock { $0.collecting + $0.others } }
 
-    /// How many exchanges ``starting()`` sent to ``home`` so far.
+    /// How many exchanges ``starting()`` and ``startingStream()`` sent to ``home`` so far.
     package var exchangesSentHome: Int { counts.withLock { $0.sentHome } }
 }
 #endif

@@ -9,9 +9,9 @@ import Testing
 @Suite("Transport faults: AsyncHTTPClientTransport")
 struct AsyncHTTPClientTransportFaultTests {
     /// Each fault's transports, once it is over, have no exchange left counted as in flight: every
-    /// exchange on the delegate API reported its end, whether it failed, was cut, stalled past its
-    /// deadline or was dropped (a missed end would leave the transport's later calls without
-    /// their event loop preference, `LoopAffinity`).
+    /// exchange, on either of AsyncHTTPClient's APIs, reported its end, whether it failed, was cut,
+    /// stalled past its deadline or was dropped (a missed end would leave the transport's later
+    /// calls without their event loop preference, `LoopAffinity`).
     @Test("AsyncHTTPClientTransport", arguments: TransportFaults.faults)
     func survives(_ fault: TransportFaults.Fault) async throws {
         let made = MadeTransports()
