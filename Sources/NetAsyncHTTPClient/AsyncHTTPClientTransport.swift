@@ -25,7 +25,7 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
     public let configuration: Configuration
     private let clients: ProxyRoutedClients
     private let relays: OriginRelays
-    /// The event loop each exchange on the delegate API asks for.
+    /// The event loop each exchange on the delegate API asks for, and which API a stream takes.
     private let affinity: LoopAffinity
 
     /// Creates a transport with its own client and connection pool (one pool per proxy, plus the
@@ -147,14 +147,17 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
         case .body:
             // AsyncHTTPClient's own body cancels when dropped; the exchange counted in `outgoing` ends with it.
             body = NetworkResponseBody(ResponseChunks(source: started.source, request: request, limits: limits)) {
-                affinity.ended(stream: true)
+                affinity.ended(.other)
             }
         }
         return NetworkStreamResponse(response: head, body: body, originalRequest: request)
     }
 
-    /// Exchanges on AsyncHTTPClient's delegate API started and not yet ended (`LoopAffinity`).
+    /// Exchanges on either of AsyncHTTPClient's APIs started and not yet ended (`LoopAffinity`).
     package var exchangesInFlight: Int { affinity.exchangesInFlight }
+
+    /// ``exchangesInFlight`` by `LoopAffinity`'s count: each 0 once every exchange has ended.
+    package var exchangesInFlightByCount: (readWhole: Int, other: Int) { affinity.exchangesInFlightByCount }
 
     /// How many exchanges on AsyncHTTPClient's delegate API so far asked for the home event loop.
     package var exchangesSentHome: Int { affinity.exchangesSentHome }
@@ -172,19 +175,19 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
 
     /// Starts the request and waits for its head; cancelling the task cancels the request.
     ///
-    /// A request with no body or one sent whole goes through ``ExchangeDelegate`` (no
-    /// per-request deadline task on an event loop) when its call reads the body whole into
-    /// memory (`requestData`), or reads it as it arrives (`requestStream`) while no other
-    /// exchange of the transport is in flight: such an exchange asks for the home loop
-    /// (``LoopAffinity/startingStream()``), where calls made one after another keep their
-    /// connection, so the body's parts do not cross between event loops. Beside another
-    /// exchange, where the pool would hand out a connection on any loop and a large body's every
-    /// part could cross (measured: half the speed), a body read as it arrives goes through
-    /// AsyncHTTPClient's async API. So does a download to a file, whose body is large by intent:
-    /// the delegate API costs less per request but more per body part (its generic `RequestBag`
-    /// looks up its metadata at each step): 5 to 13 % more CPU for a 1 GiB body. And so does a request
-    /// body pulled in chunks: there the response can end while the upload goes on, and the upload
-    /// stops when the request is cancelled or the server answers early.
+    /// A request with no body or one sent whole goes through ``ExchangeDelegate`` (no per-request
+    /// deadline task on an event loop) when its call reads the body whole into memory
+    /// (`requestData`), or reads it as it arrives (`requestStream`, and the session's read of an
+    /// upload's answer) while no other exchange of the transport is in flight: such an exchange
+    /// asks for the home loop (``LoopAffinity/startingStream()``), where calls made one after
+    /// another keep their connection, so the body's parts do not cross between event loops.
+    /// Beside another exchange, where the pool would hand out a connection on any loop and a large
+    /// body's every part could cross (measured: half the speed), a body read as it arrives goes
+    /// through AsyncHTTPClient's async API. So does a download to a file, whose body is large by
+    /// intent: the delegate API costs less per request but more per body part (its generic
+    /// `RequestBag` looks up its metadata at each step): 3 to 7 % more CPU for a 1 GiB body. And
+    /// so does a request body pulled in chunks: there the response can end while the upload goes
+    /// on, and the upload stops when the request is cancelled or the server answers early.
     @inline(never)  // its own frame: `start` stays below the task allocator's slab size
     private func execute(_ request: NetworkRequest, on client: HTTPClient, via relay: OriginRelay?,
                          progress: TransportProgressHandler?, record: ExchangeMetricsRecorder?) async throws -> Started {
@@ -193,7 +196,7 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
             do {
                 return try await Self.executeStreamed(outgoing.request, on: client)
             } catch {
-                affinity.ended(stream: true)  // no body to end it
+                affinity.ended(.other)  // no body to end it
                 throw error
             }
         case .delegated(let exchange):
@@ -250,7 +253,7 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
         }
         let sendsWhole = UploadChunks.sentWhole(request.body)
         let readsWhole = request.collectsBodyInMemory && sendsWhole  // counted by `preference()` below
-        // Every other exchange is counted from here (`ended(stream:)` below if nothing starts). A
+        // Every other exchange is counted from here (`ended(.other)` below if nothing starts). A
         // body read as it arrives goes on the delegate API only on the home loop; a download to a
         // file never does (see `execute`).
         var home: (any EventLoop)?
@@ -277,10 +280,11 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
             outgoing = try HTTPClient.Request(url: url, method: HTTPMethod(rawValue: request.httpMethod.rawValue),
                                               headers: headers, body: upload.whole)
         } catch {
-            if !readsWhole { affinity.ended(stream: true) }
+            if !readsWhole { affinity.ended(.other) }
             throw error
         }
-        let exchange = ExchangeDelegate(record: record, sentWhole: upload.sentWhole, affinity: affinity, countedAsStream: home != nil)
+        let exchange = ExchangeDelegate(record: record, sentWhole: upload.sentWhole, affinity: affinity,
+                                        counted: home == nil ? .readWhole : .other)
         let preference: HTTPClient.EventLoopPreference = if let home { .delegate(on: home) } else { affinity.preference() }
         // No deadline: the pipeline's cancels the request (AsyncHTTPClient's would cost two
         // hand-offs to the event loop per request, and end at the head).

@@ -11,9 +11,8 @@ import NIOHTTP1
 /// the head is handed over, the whole body at once: ``takeWholeBody()``).
 ///
 /// For requests with no body or one sent whole: calls that read the body whole into memory, and
-/// bodies read as they arrive (`requestStream`) while the transport is otherwise idle (on its
-/// home loop);
-/// `AsyncHTTPClientTransport.execute` says why every other request keeps the async API.
+/// bodies read as they arrive (`requestStream`) while the transport is otherwise idle (on its home
+/// loop); `AsyncHTTPClientTransport.execute` says why every other request keeps the async API.
 ///
 /// The delegate API, not `execute(_:deadline:)`, because the async API schedules a deadline task
 /// on an event loop for every request and cancels it when the head arrives: two hand-offs to the
@@ -60,17 +59,19 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, CancellableAttempt {
     private let sentWhole: (@Sendable () -> Void)?
     /// Where the head's arrival is noted as the first byte.
     private let record: ExchangeMetricsRecorder?
-    /// Told when the exchange has ended (``LoopAffinity/starting()`` counted it, or
-    /// ``LoopAffinity/startingStream()`` when `countedAsStream`).
+    /// Told when the exchange has ended, under the count it was started in (`counted`).
     private let affinity: LoopAffinity
-    private let countedAsStream: Bool
+    /// ``LoopAffinity/Counted/readWhole`` for a call read into memory (``LoopAffinity/starting()``),
+    /// ``LoopAffinity/Counted/other`` for a stream (``LoopAffinity/startingStream()``).
+    private let counted: LoopAffinity.Counted
 
     /// `sentWhole` runs when a request body handed over in one piece has been written.
-    init(record: ExchangeMetricsRecorder?, sentWhole: (@Sendable () -> Void)?, affinity: LoopAffinity, countedAsStream: Bool) {
+    init(record: ExchangeMetricsRecorder?, sentWhole: (@Sendable () -> Void)?, affinity: LoopAffinity,
+         counted: LoopAffinity.Counted) {
         self.record = record
         self.sentWhole = sentWhole
         self.affinity = affinity
-        self.countedAsStream = countedAsStream
+        self.counted = counted
     }
 
     /// Keeps the request's task, to cancel it; cancels it at once if the caller gave up already.
@@ -283,7 +284,7 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, CancellableAttempt {
             state.end = result
             // Under the lock: a reader that sees the end may start the next call at once, and
             // that call must find this exchange no longer counted.
-            affinity.ended(stream: countedAsStream)
+            affinity.ended(counted)
             var pending = Pending(taking: &state)
             if let waiter = state.headWaiter {
                 // Moved out: with its waiter resumed, nothing asks for the head again.

@@ -21,6 +21,9 @@ struct AsyncHTTPClientTransportFaultTests {
         for transport in made.all {
             #expect(await eventually(within: .seconds(10)) { transport.exchangesInFlight == 0 },
                     "\(transport.exchangesInFlight) exchanges never reported their end")
+            // Each count alone: an exchange ended under the wrong one would leave -1 and +1.
+            let counts = transport.exchangesInFlightByCount
+            #expect(counts.readWhole == 0 && counts.other == 0, "counts \(counts)")
         }
     }
 }

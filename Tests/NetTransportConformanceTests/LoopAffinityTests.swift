@@ -8,8 +8,9 @@ import NetTransport
 import NIOCore
 import Testing
 
-/// Which event loop AsyncHTTPClientTransport asks for: its home loop for an exchange that starts
-/// while the transport is otherwise idle, any loop while another is in flight.
+/// Which event loop AsyncHTTPClientTransport asks for: its home loop for a call read into memory
+/// while no other such call is in flight, and for a stream while nothing at all is; otherwise any
+/// loop for a call read into memory, and the async API for a stream.
 @Suite("LoopAffinity: one loop for calls made one after another")
 struct LoopAffinityTests {
     @Test("idle: the home loop; with one in flight: any loop; idle again once it ended")
@@ -17,10 +18,10 @@ struct LoopAffinityTests {
         let affinity = LoopAffinity(group: HTTPClient.defaultEventLoopGroup)
         #expect(affinity.starting() === affinity.home)
         #expect(affinity.starting() == nil, "a second exchange beside the first asked for the home loop")
-        affinity.ended()
+        affinity.ended(.readWhole)
         #expect(affinity.starting() == nil, "one exchange is still in flight")
-        affinity.ended()
-        affinity.ended()
+        affinity.ended(.readWhole)
+        affinity.ended(.readWhole)
         #expect(affinity.exchangesInFlight == 0)
         #expect(affinity.starting() === affinity.home)
         #expect(affinity.exchangesSentHome == 2)
@@ -34,19 +35,19 @@ struct LoopAffinityTests {
         #expect(affinity.exchangesInFlight == 2, "a stream not given the home loop was not counted")
         #expect(affinity.starting() === affinity.home, "streams in flight sent a call read into memory off the home loop")
         #expect(affinity.starting() == nil, "a second call read into memory beside the first asked for the home loop")
-        affinity.ended()
-        affinity.ended()
-        affinity.ended(stream: true)
+        affinity.ended(.readWhole)
+        affinity.ended(.readWhole)
+        affinity.ended(.other)
         #expect(affinity.startingStream() == nil, "a stream is still in flight")
-        affinity.ended(stream: true)
-        affinity.ended(stream: true)
+        affinity.ended(.other)
+        affinity.ended(.other)
         affinity.startingOnAsyncAPI()
         #expect(affinity.startingStream() == nil, "an upload on the async API was in flight")
-        affinity.ended(stream: true)
-        affinity.ended(stream: true)
+        affinity.ended(.other)
+        affinity.ended(.other)
         #expect(affinity.exchangesInFlight == 0)
         #expect(affinity.startingStream() === affinity.home)
-        affinity.ended(stream: true)
+        affinity.ended(.other)
         #expect(affinity.exchangesSentHome == 3)
     }
 

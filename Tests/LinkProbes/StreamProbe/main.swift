@@ -1,5 +1,6 @@
 // Streams SIZE bytes from an in-process server (FaultServer's /flood) through `requestStream` on
-// TRANSPORT (urlsession or ahc) with a consumer that stops after its first chunk until the server
+// TRANSPORT (urlsession, ahc, or ahc-beside: AsyncHTTPClientTransport with another stream held open
+// beside it, so that the measured one takes AsyncHTTPClient's async API) with a consumer that stops after its first chunk until the server
 // is either blocked by the client's backpressure or done writing, then reads the rest, checking
 // every byte. Prints one JSON line: bytes read, whether every byte was right, the server's events,
 // and resident memory (VmHWM, the peak) before the request and at the end. A process of its own,
@@ -19,6 +20,9 @@ import NetAsyncHTTPClient
 
 struct Report: Encodable {
     let transport: String, bytes: Int, intact: Bool, events: [String], baselinePeakKB: Int, peakKB: Int
+    /// On AsyncHTTPClientTransport, whether the measured stream was sent to the home loop (the
+    /// delegate API) rather than through the async API.
+    var wentHome: Bool? = nil
 }
 
 func peakResidentKB() -> Int {
@@ -47,7 +51,7 @@ func matchesPattern(_ chunk: Data, at offset: Int) -> Bool {
 func run() async throws -> Int32 {
     let arguments = CommandLine.arguments
     guard arguments.count >= 3, let size = Int(arguments[2]) else {
-        FileHandle.standardError.write(Data("usage: StreamProbe urlsession|ahc SIZE\n".utf8))
+        FileHandle.standardError.write(Data("usage: StreamProbe urlsession|ahc|ahc-beside SIZE\n".utf8))
         return 2
     }
     if arguments[1] == "raw-urlsession" { return try await rawURLSession(size: size) }
@@ -55,7 +59,7 @@ func run() async throws -> Int32 {
     switch arguments[1] {
     case "urlsession": transport = URLSessionTransport()
     #if AsyncHTTPClient
-    case "ahc": transport = AsyncHTTPClientTransport()
+    case "ahc", "ahc-beside": transport = AsyncHTTPClientTransport()
     #endif
     default:
         FileHandle.standardError.write(Data("unknown transport \(arguments[1])\n".utf8))
@@ -64,7 +68,11 @@ func run() async throws -> Int32 {
     let client = NetworkClient(transport: transport)
     let key = UUID().uuidString
     _ = try await client.requestData(for: FaultServer.shared.baseURL + "/ok?size=10")  // warm up: threads, pools
+    // Held open and never read: the transport is not idle while the measured stream runs.
+    let beside = arguments[1] == "ahc-beside"
+        ? try await client.requestStream(for: FaultServer.shared.baseURL + "/flood?key=\(key)-beside&size=\(size)") : nil
     let baseline = peakResidentKB()
+    let homeBefore = sentHome(transport)
     let stream = try await client.requestStream(for: FaultServer.shared.baseURL + "/flood?key=\(key)&size=\(size)")
     var iterator = stream.body.makeAsyncIterator()
     var bytes = 0
@@ -81,10 +89,21 @@ func run() async throws -> Int32 {
         intact = intact && matchesPattern(chunk, at: bytes)
         bytes += chunk.count
     }
-    let report = Report(transport: arguments[1], bytes: bytes, intact: intact, events: FaultServer.shared.events(key),
+    var report = Report(transport: arguments[1], bytes: bytes, intact: intact, events: FaultServer.shared.events(key),
                         baselinePeakKB: baseline, peakKB: peakResidentKB())
+    if let before = homeBefore, let after = sentHome(transport) { report.wentHome = after > before }
+    withExtendedLifetime(beside) {}  // dropped only now: its connection closes
     FileHandle.standardOutput.write(try JSONEncoder().encode(report))
     return 0
+}
+
+/// How many exchanges `transport` sent to its home loop so far, on AsyncHTTPClientTransport.
+func sentHome(_ transport: any Transport) -> Int? {
+    #if AsyncHTTPClient
+    return (transport as? AsyncHTTPClientTransport)?.exchangesSentHome
+    #else
+    return nil
+    #endif
 }
 
 /// The same body through URLSession with a delegate that only checks and counts the bytes: the

@@ -1,7 +1,8 @@
-// Sends one GET to URL through AsyncHTTPClientTransport on each of AsyncHTTPClient's two request
-// APIs (read whole into memory: the delegate API; streamed: the async API), with a tracer
-// bootstrapped in `InstrumentationSystem` first, and prints one JSON line: the two statuses and
-// the `url.path` attribute of every span the tracer was asked to start. A process of its own
+// Sends GETs to URL through AsyncHTTPClientTransport on both of AsyncHTTPClient's request APIs
+// (read whole into memory and streamed on an idle transport: the delegate API; written to a file:
+// the async API), with a tracer bootstrapped in `InstrumentationSystem` first, and prints one JSON
+// line: the three statuses and the `url.path` attribute of every span the tracer was asked to
+// start. A process of its own
 // because the bootstrap is process-wide and once only: in the test process it would reach every
 // client any later test creates.
 //
@@ -16,7 +17,7 @@ import NetTransport
 import Tracing
 
 struct Report: Encodable {
-    let wholeStatus: Int, streamedStatus: Int, spanPaths: [String]
+    let wholeStatus: Int, streamedStatus: Int, fileStatus: Int, spanPaths: [String]
 }
 
 let tracer = InMemoryTracer()
@@ -27,13 +28,16 @@ let request = try NetworkRequest(url: CommandLine.arguments[1], query: [.secret(
 let whole = try await transport.send(request, to: .memory)
 let streamed = try await transport.exchange(request, progress: nil)
 for try await _ in streamed.body {}
+let file = FileManager.default.temporaryDirectory.appendingPathComponent("tracing-probe-\(getpid())")
+defer { try? FileManager.default.removeItem(at: file) }
+let written = try await transport.send(request, to: .file(file))
 // Every span started, ended or not ("-" for one without the attribute).
 let spanPaths = (tracer.finishedSpans.map(\.attributes) + tracer.activeSpans.map(\.attributes)).map { attributes in
     guard case .string(let path) = attributes.get("url.path") else { return "-" }
     return path
 }
 let report = Report(wholeStatus: whole.head.statusCode.rawValue, streamedStatus: streamed.response.statusCode.rawValue,
-                    spanPaths: spanPaths)
+                    fileStatus: written.head.statusCode.rawValue, spanPaths: spanPaths)
 print(String(decoding: try JSONEncoder().encode(report), as: UTF8.self))
 #else
 print("{}")
