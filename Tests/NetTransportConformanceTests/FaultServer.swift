@@ -145,6 +145,9 @@ final class FaultServer: Sendable {
             _ = send(connection, Self.head(200, length: size))
             waitForClose(connection, seconds: 60)
             return false
+        case "/silent":  // reads the request and never answers
+            waitForClose(connection, seconds: 60)
+            return false
         case "/trickle":
             guard send(connection, Self.head(200, length: size)) else { return false }
             for byte in body {

@@ -135,6 +135,31 @@ enum TransportStreaming {
                 return
             }
         },
+        Check(name: "a streamed call's deadline ends with its head: a body held long past the timeout is read whole, and a head that never comes times out") { make in
+            let key = UUID().uuidString
+            let clock = ManualClock()
+            let client = NetworkClient(transport: make(), timeout: .seconds(1), clock: clock)
+            let stream = try await client.requestStream(for: url("/hold?key=\(key)&first=10&size=20"))
+            // The deadline's sleep has started (it starts with the call, even when ended at once):
+            // moving the clock far past it would fire it now if it still ran.
+            await clock.sleeps(atLeast: 1)
+            clock.advance(by: .seconds(3600))
+            FaultServer.shared.release(key)
+            var received = 0
+            for try await chunk in stream.body { received += chunk.count }
+            #expect(received == 20)
+            #expect(FaultServer.shared.events(key) == ["sent-first", "finished"])
+
+            let started = clock.sleepsStarted
+            let silent = Task { try await client.requestStream(for: url("/silent")) }
+            await clock.sleeps(atLeast: started + 1)
+            clock.advance(by: .seconds(1))
+            let error = await #expect(throws: NetworkError.self) { _ = try await silent.value }
+            guard case .transport(.timedOut)? = error else {
+                Issue.record("expected timedOut, got \(String(describing: error))")
+                return
+            }
+        },
         Check(name: "a stream's concurrency permit is freed when its body ends: a call waiting for the one permit then completes") { make in
             let key = UUID().uuidString
             let client = NetworkClient(transport: make(), maximumConcurrentRequests: 1)
