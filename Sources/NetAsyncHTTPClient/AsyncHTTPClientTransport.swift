@@ -170,7 +170,13 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
     /// which stops on the deadline by itself (`execute`). A redirect keeps the call's kind and at
     /// most drops the body.
     package func stopsExchangesOnDeadline(_ request: NetworkRequest) -> Bool {
-        request.collectsBodyInMemory && UploadChunks.sentWhole(request.body) && relays.neverRelays
+        Self.readsWholeOnDelegateAPI(request) && relays.neverRelays
+    }
+
+    /// A call that reads its body whole into memory, with no request body or one sent whole: always
+    /// on the delegate API (`execute`).
+    private static func readsWholeOnDelegateAPI(_ request: NetworkRequest) -> Bool {
+        request.collectsBodyInMemory && UploadChunks.sentWhole(request.body)
     }
 
     /// Starts the request and waits for its head; cancelling the task cancels the request.
@@ -251,45 +257,41 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
             url = URL(httpURLWithSocketPath: relay.socketPath, uri: target(of: request.url)) ?? url
             if !headers.contains(name: "Host") { headers.add(name: "Host", value: authority(of: request.url)) }
         }
-        let sendsWhole = UploadChunks.sentWhole(request.body)
-        let readsWhole = request.collectsBodyInMemory && sendsWhole  // counted by `preference()` below
-        // Every other exchange is counted from here (`ended(.other)` below if nothing starts). A
-        // body read as it arrives goes on the delegate API only on the home loop; a download to a
-        // file never does (see `execute`).
-        var home: (any EventLoop)?
-        if !readsWhole {
-            if request.responseBodyUse == .streamed && sendsWhole {
-                home = affinity.startingStream()
-            } else {
-                affinity.startingOnAsyncAPI()
-            }
+        // The API and loop (`nil`: the async API), counted from here until the exchange ends: by
+        // the body's end or `ExchangeDelegate.end`, or below if it never starts. A body read as it
+        // arrives goes on the delegate API only on the home loop; a download to a file never
+        // does (see `execute`).
+        let counted: LoopAffinity.Counted
+        let preference: HTTPClient.EventLoopPreference?
+        if readsWholeOnDelegateAPI(request) {
+            (counted, preference) = (.readWhole, affinity.preference())
+        } else if request.responseBodyUse == .streamed && UploadChunks.sentWhole(request.body) {
+            (counted, preference) = (.other, affinity.startingStream().map { .delegate(on: $0) })
+        } else {
+            affinity.startingOnAsyncAPI()
+            (counted, preference) = (.other, nil)
         }
-        let delegated = readsWhole || home != nil
-        let upload: UploadChunks.Upload
-        let outgoing: HTTPClient.Request
         do {
-            upload = try UploadChunks.body(for: request.body, whole: delegated, progress: progress, record: record,
-                                           loops: client.eventLoopGroup)
-            guard delegated else {  // the async API (see `execute`)
+            let upload = try UploadChunks.body(for: request.body, whole: preference != nil, progress: progress,
+                                               record: record, loops: client.eventLoopGroup)
+            guard let preference else {
                 var outgoing = HTTPClientRequest(url: url.absoluteString)
                 outgoing.method = HTTPMethod(rawValue: request.httpMethod.rawValue)
                 outgoing.headers = headers
                 outgoing.body = upload.streamed
                 return .streamed(PendingRequest(outgoing))
             }
-            outgoing = try HTTPClient.Request(url: url, method: HTTPMethod(rawValue: request.httpMethod.rawValue),
-                                              headers: headers, body: upload.whole)
+            let outgoing = try HTTPClient.Request(url: url, method: HTTPMethod(rawValue: request.httpMethod.rawValue),
+                                                  headers: headers, body: upload.whole)
+            let exchange = ExchangeDelegate(record: record, sentWhole: upload.sentWhole, affinity: affinity, counted: counted)
+            // No deadline: the pipeline's cancels the request (AsyncHTTPClient's would cost two
+            // hand-offs to the event loop per request, and end at the head).
+            exchange.attach(client.execute(request: outgoing, delegate: exchange, eventLoop: preference, deadline: nil))
+            return .delegated(exchange)
         } catch {
-            if !readsWhole { affinity.ended(.other) }
+            affinity.ended(counted)
             throw error
         }
-        let exchange = ExchangeDelegate(record: record, sentWhole: upload.sentWhole, affinity: affinity,
-                                        counted: home == nil ? .readWhole : .other)
-        let preference: HTTPClient.EventLoopPreference = if let home { .delegate(on: home) } else { affinity.preference() }
-        // No deadline: the pipeline's cancels the request (AsyncHTTPClient's would cost two
-        // hand-offs to the event loop per request, and end at the head).
-        exchange.attach(client.execute(request: outgoing, delegate: exchange, eventLoop: preference, deadline: nil))
-        return .delegated(exchange)
     }
 
     /// The request target: the percent-encoded path (`/` when empty) and query, as sent.

@@ -44,9 +44,9 @@ package final class LoopAffinity: Sendable {
     }
 
     /// The loop to ask for (``home``), or `nil` for any, for a call read whole into memory about
-    /// to start on the delegate API; ``ended(_:)`` (``Counted/readWhole``) must follow once the exchange has ended (a
-    /// missed one would leave every later such call at `nil`, as AsyncHTTPClient alone would
-    /// choose).
+    /// to start on the delegate API; ``ended(_:)`` (``Counted/readWhole``) must follow once the
+    /// exchange has ended (a missed one would leave every later such call at `nil`, as
+    /// AsyncHTTPClient alone would choose).
     ///
     /// Only other calls read into memory count against the home loop here: an event stream can
     /// stay open for hours, and the calls made one after another beside it should keep their loop

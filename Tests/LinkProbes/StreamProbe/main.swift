@@ -1,8 +1,8 @@
 // Streams SIZE bytes from an in-process server (FaultServer's /flood) through `requestStream` on
-// TRANSPORT (urlsession, ahc, or ahc-beside: AsyncHTTPClientTransport with another stream held open
-// beside it, so that the measured one takes AsyncHTTPClient's async API) with a consumer that stops after its first chunk until the server
-// is either blocked by the client's backpressure or done writing, then reads the rest, checking
-// every byte. Prints one JSON line: bytes read, whether every byte was right, the server's events,
+// TRANSPORT (urlsession, ahc, or ahc-beside: AsyncHTTPClientTransport with another stream held
+// open beside it, so that the measured one takes AsyncHTTPClient's async API) with a consumer
+// that stops after its first chunk until the server is either blocked by the client's
+// backpressure or done writing, then reads the rest, checking every byte. Prints one JSON line: bytes read, whether every byte was right, the server's events,
 // and resident memory (VmHWM, the peak) before the request and at the end. A process of its own,
 // so nothing else moves the peak.
 //

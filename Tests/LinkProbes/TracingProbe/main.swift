@@ -2,9 +2,8 @@
 // (read whole into memory and streamed on an idle transport: the delegate API; written to a file:
 // the async API), with a tracer bootstrapped in `InstrumentationSystem` first, and prints one JSON
 // line: the three statuses and the `url.path` attribute of every span the tracer was asked to
-// start. A process of its own
-// because the bootstrap is process-wide and once only: in the test process it would reach every
-// client any later test creates.
+// start. A process of its own because the bootstrap is process-wide and once only: in the test
+// process it would reach every client any later test creates.
 //
 //   TracingProbe URL
 import Foundation
