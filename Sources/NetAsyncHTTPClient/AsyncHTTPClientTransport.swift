@@ -263,10 +263,13 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
         // does (see `execute`).
         let counted: LoopAffinity.Counted
         let preference: HTTPClient.EventLoopPreference?
+        var homeLoop: (any EventLoop)?
         if readsWholeOnDelegateAPI(request) {
-            (counted, preference) = (.readWhole, affinity.preference())
+            homeLoop = affinity.starting()
+            (counted, preference) = (.readWhole, homeLoop.map { .delegate(on: $0) } ?? .indifferent)
         } else if request.responseBodyUse == .streamed && UploadChunks.sentWhole(request.body) {
-            (counted, preference) = (.other, affinity.startingStream().map { .delegate(on: $0) })
+            homeLoop = affinity.startingStream()
+            (counted, preference) = (.other, homeLoop.map { .delegate(on: $0) })
         } else {
             affinity.startingOnAsyncAPI()
             (counted, preference) = (.other, nil)
@@ -286,7 +289,18 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
             let exchange = ExchangeDelegate(record: record, sentWhole: upload.sentWhole, affinity: affinity, counted: counted)
             // No deadline: the pipeline's cancels the request (AsyncHTTPClient's would cost two
             // hand-offs to the event loop per request, and end at the head).
-            exchange.attach(client.execute(request: outgoing, delegate: exchange, eventLoop: preference, deadline: nil))
+            let send: @Sendable () -> Void = { exchange.attach(client.execute(request: outgoing, delegate: exchange, eventLoop: preference, deadline: nil)) }
+            // Sent from the home loop itself: called off it, AsyncHTTPClient hands the request to the
+            // loop in three pieces (the task's completion, the pool's idle timer, the connection's
+            // write), each waking the loop's thread when it sleeps, as it does between calls made
+            // one after another; on the loop they run inline, for one wake-up instead of three.
+            // The loop is the shared singleton group's, never shut down (`ProxyRoutedClients`), so
+            // the send is never dropped; a call cancelled meanwhile is cancelled by `attach`.
+            if let homeLoop, !homeLoop.inEventLoop {
+                homeLoop.execute(send)
+            } else {
+                send()
+            }
             return .delegated(exchange)
         } catch {
             affinity.ended(counted)

@@ -13,10 +13,13 @@ public struct CannedTransport: Transport {
     let head: NetworkResponseHead
     let body: Data
 
-    /// A 200 with `body` and, when `cacheable`, `Cache-Control: max-age=3600`.
-    public init(body: Data = Data("ok".utf8), cacheable: Bool = false) throws {
+    /// A 200 with `body`, its `contentType` if any, and, when `cacheable`, `Cache-Control: max-age=3600`.
+    public init(body: Data = Data("ok".utf8), contentType: String? = nil, cacheable: Bool = false) throws {
         let url = try NetworkRequest(url: "https://api.example.com/items").url
-        let headers = cacheable ? try NetworkHeaders([.header(key: "Cache-Control", value: "max-age=3600")]) : NetworkHeaders()
+        var fields: [NetworkHeader] = []
+        if cacheable { fields.append(.header(key: "Cache-Control", value: "max-age=3600")) }
+        if let contentType { fields.append(.header(key: "Content-Type", value: contentType)) }
+        let headers = try NetworkHeaders(fields)
         head = NetworkResponseHead(statusCode: 200, headers: headers, url: url)
         self.body = body
     }

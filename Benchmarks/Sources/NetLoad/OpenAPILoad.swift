@@ -7,6 +7,7 @@ import NetOpenAPI
 import OpenAPIAsyncHTTPClient
 import OpenAPIRuntime
 import OpenAPIURLSession
+import HTTPTypes
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -92,4 +93,40 @@ func measureOpenAPI(client kind: OpenAPILoadClient, workload: String, base: URL,
 /// A download that ended early: the figure would not be for the bytes it names.
 enum OpenAPILoadError: Error {
     case shortBody(expected: Int, read: Int)
+}
+
+/// The generated client's `listItems` without a network, for the `session` command: `openapi-canned`
+/// goes through `NetOpenAPITransport` and a `NetworkClient` (no interceptors) on `CannedTransport`,
+/// `openapi-bare` through a `ClientTransport` that hands back the same answer itself. The
+/// difference is what Net's layer costs a generated call.
+enum OpenAPICannedScenario {
+    /// NetLoad's server's answer to `listItems`, byte for byte.
+    static let itemList = Data(#"{"items":[{"id":1,"name":"kettle","tags":["kitchen"]}],"query":"limit=1"}"#.utf8)
+
+    static func send(_ kind: String) throws -> (@Sendable () async throws -> Void)? {
+        let base = URL(string: "http://127.0.0.1:8080/api")!  // a literal: safe
+        let transport: any ClientTransport
+        switch kind {
+        case "openapi-canned":
+            let canned = try CannedTransport(body: itemList, contentType: "application/json")
+            transport = NetOpenAPITransport(session: NetworkClient(transport: canned, redirectPolicy: .doNotFollow))
+        case "openapi-bare":
+            transport = CannedClientTransport()
+        default:
+            return nil
+        }
+        let client = Client(serverURL: base, transport: transport)
+        return { _ = try await client.listOneItem() }
+    }
+}
+
+/// A `ClientTransport` answering every request with `listItems`' JSON, as a peer's transport
+/// would hand it over: a head and a body of known length.
+struct CannedClientTransport: ClientTransport {
+    func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
+        var fields = HTTPFields()
+        fields[.contentType] = "application/json"
+        fields[.contentLength] = String(OpenAPICannedScenario.itemList.count)
+        return (HTTPResponse(status: .ok, headerFields: fields), HTTPBody(OpenAPICannedScenario.itemList))
+    }
 }

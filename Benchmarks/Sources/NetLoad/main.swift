@@ -3,7 +3,7 @@
 //
 //     taskset -c 1 .build/release/NetLoad server &          # prints its base URL
 //     taskset -c 0 .build/release/NetLoad run <client> <workload> <URL> [requests] [runs]
-//     taskset -c 0 .build/release/NetLoad session <canned|canned-client|canned-stream|stub|client> [requests] [runs] [in flight]
+//     taskset -c 0 .build/release/NetLoad session <canned|canned-client|canned-stream|stub|client|openapi-canned|openapi-bare> [requests] [runs] [in flight]
 //     taskset -c 0 .build/release/NetLoad sse-latency <net-ahc|net-urlsession> <URL> [events] [runs]
 //     taskset -c 0 .build/release/NetLoad openapi <client> <seq|par64|download> <URL> [requests or MB] [runs]
 //
@@ -27,7 +27,7 @@ func usage() -> Never {
         usage: NetLoad server
                NetLoad run <client> <seq|seqstream|par64|get100mb|dlfile100mb|upfile100mb|stream1g> <base URL> [requests] [runs]
                clients: raw-ahc net-ahc net-ahc-client net-ahc-exchange net-ahc-send raw-urlsession raw-urlsession-delegate net-urlsession net-urlsession-client
-               NetLoad session <canned|canned-client|canned-stream|stub|client> [requests] [runs] [in flight]
+               NetLoad session <canned|canned-client|canned-stream|stub|client|openapi-canned|openapi-bare> [requests] [runs] [in flight]
                NetLoad sse-latency <net-ahc|net-urlsession> <base URL> [events] [runs]
                NetLoad openapi <net-ahc|openapi-ahc|net-urlsession|openapi-urlsession> <seq|par64|download> <base URL> [requests or MB] [runs]
 
@@ -191,7 +191,8 @@ case "run":
     }
 case "session":
     let parts = Array(arguments.dropFirst())
-    guard let kind = parts.first, let session = try SessionScenario(kind) else { usage() }
+    guard let kind = parts.first,
+          let send = try SessionScenario(kind)?.send ?? OpenAPICannedScenario.send(kind) else { usage() }
     let requests = parts.count > 1 ? Int(parts[1]) ?? 200_000 : 200_000
     let runs = parts.count > 2 ? Int(parts[2]) ?? 5 : 5
     // Calls in flight at once (1 by default): the same work at 64 shows what concurrency adds.
@@ -199,7 +200,7 @@ case "session":
     try await measure(label: "session \(kind) ×\(inFlight)", requests: requests, runs: runs) {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for worker in 0..<inFlight {
-                group.addTask { for _ in stride(from: worker, to: requests, by: inFlight) { try await session.send() } }
+                group.addTask { for _ in stride(from: worker, to: requests, by: inFlight) { try await send() } }
             }
             try await group.waitForAll()
         }
