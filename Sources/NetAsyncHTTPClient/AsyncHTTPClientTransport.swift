@@ -289,13 +289,15 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
             let exchange = ExchangeDelegate(record: record, sentWhole: upload.sentWhole, affinity: affinity, counted: counted)
             // No deadline: the pipeline's cancels the request (AsyncHTTPClient's would cost two
             // hand-offs to the event loop per request, and end at the head).
-            let send: @Sendable () -> Void = { exchange.attach(client.execute(request: outgoing, delegate: exchange, eventLoop: preference, deadline: nil)) }
+            let send: @Sendable () -> Void = {
+                exchange.start { client.execute(request: outgoing, delegate: exchange, eventLoop: preference, deadline: nil) }
+            }
             // Sent from the home loop itself: called off it, AsyncHTTPClient hands the request to the
             // loop in three pieces (the task's completion, the pool's idle timer, the connection's
             // write), each waking the loop's thread when it sleeps, as it does between calls made
             // one after another; on the loop they run inline, for one wake-up instead of three.
             // The loop is the shared singleton group's, never shut down (`ProxyRoutedClients`), so
-            // the send is never dropped; a call cancelled meanwhile is cancelled by `attach`.
+            // the send is never dropped; a call given up before it runs is not sent (`start`).
             if let homeLoop, !homeLoop.inEventLoop {
                 homeLoop.execute(send)
             } else {

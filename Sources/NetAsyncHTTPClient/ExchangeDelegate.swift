@@ -27,8 +27,8 @@ import NIOHTTP1
 /// turn with every part read in it, not once per part. Reads pause while ``pauseAt`` bytes wait
 /// unread and go on once the reader has taken all but ``resumeBelow`` of them: a slow reader
 /// slows the server down.
-final class ExchangeDelegate: HTTPClientResponseDelegate, CancellableAttempt {
-    typealias Response = Void
+package final class ExchangeDelegate: HTTPClientResponseDelegate, CancellableAttempt {
+    package typealias Response = Void
 
     /// Unread bytes at which reading from the connection pauses: 256 KiB.
     static let pauseAt = 256 << 10
@@ -66,7 +66,7 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, CancellableAttempt {
     private let counted: LoopAffinity.Counted
 
     /// `sentWhole` runs when a request body handed over in one piece has been written.
-    init(record: ExchangeMetricsRecorder?, sentWhole: (@Sendable () -> Void)?, affinity: LoopAffinity,
+    package init(record: ExchangeMetricsRecorder?, sentWhole: (@Sendable () -> Void)?, affinity: LoopAffinity,
          counted: LoopAffinity.Counted) {
         self.record = record
         self.sentWhole = sentWhole
@@ -74,8 +74,19 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, CancellableAttempt {
         self.counted = counted
     }
 
+    /// Sends the request with `send` and keeps its task, unless the caller gave up first: then
+    /// nothing is sent and the exchange ends here (the send may run a turn of the event loop
+    /// after the call started, and a cancelled or timed-out call must not reach the server).
+    package func start(_ send: () -> HTTPClient.Task<Void>) {
+        if state.withLock({ $0.cancelled }) {
+            end(.failure(CancellationError()))  // never sent: AsyncHTTPClient will not end it
+            return
+        }
+        attach(send())  // a cancel from here on is caught by `attach`
+    }
+
     /// Keeps the request's task, to cancel it; cancels it at once if the caller gave up already.
-    func attach(_ task: HTTPClient.Task<Void>) {
+    private func attach(_ task: HTTPClient.Task<Void>) {
         let cancelNow = state.withLock { state -> Bool in
             state.task = task
             return state.cancelled && state.end == nil
@@ -85,7 +96,7 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, CancellableAttempt {
 
     /// The response head, once it has been handed over; AsyncHTTPClient's error if none came.
     /// Asked for once per exchange: the head is moved out to its caller, not kept.
-    func head() async throws -> HTTPResponseHead {
+    package func head() async throws -> HTTPResponseHead {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponseHead, any Error>) in
             let outcome = state.withLock { state -> Result<HTTPResponseHead, any Error>? in
                 if state.cancelled { return .failure(CancellationError()) }
@@ -148,7 +159,7 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, CancellableAttempt {
 
     /// The caller gave up (cancelled, or dropped the body): the request is cancelled, which closes
     /// its connection, and whoever waits gets `CancellationError`.
-    func cancel() {
+    package func cancel() {
         let pending = state.withLock { state -> Pending? in
             guard !state.cancelled else { return nil }
             state.cancelled = true
@@ -212,11 +223,11 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, CancellableAttempt {
 
     // MARK: AsyncHTTPClient's callbacks, on the request's event loop
 
-    func didSendRequest(task: HTTPClient.Task<Void>) {
+    package func didSendRequest(task: HTTPClient.Task<Void>) {
         sentWhole?()
     }
 
-    func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+    package func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         record?.reached(.firstByte)
         state.withLock { $0.head = head }
         // After the parts read with the head in this turn, so that a small body comes with it.
@@ -234,7 +245,7 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, CancellableAttempt {
         if let waiter, let head { waiter.resume(returning: head) }
     }
 
-    func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+    package func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
         let (wake, pause) = state.withLock { state -> (Bool, EventLoopPromise<Void>?) in
             guard !state.cancelled, buffer.readableBytes > 0 else { return (false, nil) }
             state.parts.append(buffer)
@@ -268,11 +279,11 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, CancellableAttempt {
         if let waiter, let taken { waiter.resume(with: taken) }
     }
 
-    func didFinishRequest(task: HTTPClient.Task<Void>) throws {
+    package func didFinishRequest(task: HTTPClient.Task<Void>) throws {
         end(.success(()))
     }
 
-    func didReceiveError(task: HTTPClient.Task<Void>, _ error: any Error) {
+    package func didReceiveError(task: HTTPClient.Task<Void>, _ error: any Error) {
         end(.failure(error))
     }
 

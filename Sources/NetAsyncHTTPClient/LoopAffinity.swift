@@ -82,11 +82,6 @@ package final class LoopAffinity: Sendable {
         counts.withLock { $0.other += 1 }
     }
 
-    /// ``starting()`` as AsyncHTTPClient's preference.
-    func preference() -> HTTPClient.EventLoopPreference {
-        starting().map { .delegate(on: $0) } ?? .indifferent
-    }
-
     /// An exchange counted as `counted` has ended.
     package func ended(_ counted: Counted) {
         counts.withLock { counts in
