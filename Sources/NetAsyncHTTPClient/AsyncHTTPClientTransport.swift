@@ -263,7 +263,7 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
         // does (see `execute`).
         let counted: LoopAffinity.Counted
         let preference: HTTPClient.EventLoopPreference?
-        var homeLoop: (any EventLoop)?
+        let homeLoop: (any EventLoop)?
         if readsWholeOnDelegateAPI(request) {
             homeLoop = affinity.starting()
             (counted, preference) = (.readWhole, homeLoop.map { .delegate(on: $0) } ?? .indifferent)
@@ -272,7 +272,7 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
             (counted, preference) = (.other, homeLoop.map { .delegate(on: $0) })
         } else {
             affinity.startingOnAsyncAPI()
-            (counted, preference) = (.other, nil)
+            (counted, preference, homeLoop) = (.other, nil, nil)
         }
         do {
             let upload = try UploadChunks.body(for: request.body, whole: preference != nil, progress: progress,
@@ -287,27 +287,31 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
             let outgoing = try HTTPClient.Request(url: url, method: HTTPMethod(rawValue: request.httpMethod.rawValue),
                                                   headers: headers, body: upload.whole)
             let exchange = ExchangeDelegate(record: record, sentWhole: upload.sentWhole, affinity: affinity, counted: counted)
-            // No deadline: the pipeline's cancels the request (AsyncHTTPClient's would cost two
-            // hand-offs to the event loop per request, and end at the head).
-            let send: @Sendable () -> Void = {
-                exchange.start { client.execute(request: outgoing, delegate: exchange, eventLoop: preference, deadline: nil) }
-            }
             // Sent from the home loop itself: called off it, AsyncHTTPClient hands the request to the
             // loop in three pieces (the task's completion, the pool's idle timer, the connection's
-            // write), each waking the loop's thread when it sleeps, as it does between calls made
+            // write), each waking the loop's thread if it is asleep, as it is between calls made
             // one after another; on the loop they run inline, for one wake-up instead of three.
             // The loop is the shared singleton group's, never shut down (`ProxyRoutedClients`), so
             // the send is never dropped; a call given up before it runs is not sent (`start`).
+            // The closure only for the hop: a call beside others (64 in flight) allocates none.
             if let homeLoop, !homeLoop.inEventLoop {
-                homeLoop.execute(send)
+                homeLoop.execute { send(outgoing, on: client, through: exchange, preference: preference) }
             } else {
-                send()
+                send(outgoing, on: client, through: exchange, preference: preference)
             }
             return .delegated(exchange)
         } catch {
             affinity.ended(counted)
             throw error
         }
+    }
+
+    /// Starts `outgoing` on the delegate API through `exchange`, unless its caller gave up first.
+    /// No deadline: the pipeline's cancels the request (AsyncHTTPClient's would cost two hand-offs
+    /// to the event loop per request, and end at the head).
+    private static func send(_ outgoing: HTTPClient.Request, on client: HTTPClient, through exchange: ExchangeDelegate,
+                             preference: HTTPClient.EventLoopPreference) {
+        exchange.start { client.execute(request: outgoing, delegate: exchange, eventLoop: preference, deadline: nil) }
     }
 
     /// The request target: the percent-encoded path (`/` when empty) and query, as sent.

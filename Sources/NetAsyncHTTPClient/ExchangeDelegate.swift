@@ -67,7 +67,7 @@ package final class ExchangeDelegate: HTTPClientResponseDelegate, CancellableAtt
 
     /// `sentWhole` runs when a request body handed over in one piece has been written.
     package init(record: ExchangeMetricsRecorder?, sentWhole: (@Sendable () -> Void)?, affinity: LoopAffinity,
-         counted: LoopAffinity.Counted) {
+                 counted: LoopAffinity.Counted) {
         self.record = record
         self.sentWhole = sentWhole
         self.affinity = affinity
