@@ -29,8 +29,11 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0"),
     ],
     targets: [
-        // The loopback server, the peers' clients and process probes (resident memory, descriptors).
+        // glibc's `mallinfo2`, which Swift's Glibc module does not declare (HeapSampler).
+        .target(name: "CHeapProbe"),
+        // The loopback server, the peers' clients and process probes (resident memory, heap, descriptors).
         .target(name: "BenchmarkSupport", dependencies: [
+            "CHeapProbe",
             .product(name: "Net", package: root),
             .product(name: "NetAsyncHTTPClient", package: root),
             .product(name: "Hummingbird", package: "hummingbird"),

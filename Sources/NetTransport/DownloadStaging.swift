@@ -21,6 +21,7 @@ struct DownloadStaging {
     }
 
     /// Removes this attempt's file, if any.
+    @inline(never)  // its temporaries stay out of the async frames that call it
     func discard() {
         if case .file(let staging) = destination { BodyFile.remove(staging) }
     }

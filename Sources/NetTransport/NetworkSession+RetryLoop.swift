@@ -145,6 +145,12 @@ extension NetworkSession {
     /// through the redirect stage and the transport within the call's deadline,
     /// `interceptResponse` after it, and the retry it asks for (after its backoff, on the
     /// session's clock, and never past the deadline).
+    ///
+    /// Its frame holds references and small values only: an async function's frame is allocated
+    /// from its task and kept for as long as the call runs, so every temporary of this loop was
+    /// held by every call in flight (7,312 bytes, when the attempt's response and the call's
+    /// outcome were values here). The attempt's response stays in its ``AttemptOutcome``; what
+    /// reads it and does not wait is in synchronous functions.
     nonisolated private func retryLoop(
         _ callersRequest: NetworkRequest, call: SessionCall, settings: SessionSettings, deadline: CallDeadline,
         metrics: CallMetricsRecorder, progress: NetworkProgressReporter?
@@ -159,55 +165,25 @@ extension NetworkSession {
         while true {
             try Task.checkCancellation()
             let staging = DownloadStaging(call: call)
-            let result: Result<NetworkSessionInterception, any Error>
-            var stream: NetworkStreamResponse?
-            var sent = request
-            do {
-                // One attempt within the deadline: signing (which may wait for a credential
-                // refresh), the exchange and, unless the call streams, reading the body.
-                let inline = InlineAttempt.stops(request, on: settings.deadlineStoppable)
-                let outcome = try await deadline.run(inline: inline) { [request, retryNumber, destination = staging.destination] alarm in
-                    try await attempt.run(request, retryNumber: retryNumber, destination: destination, alarm: alarm)
-                }
-                sent = outcome.sent
-                let (interception, taken) = try outcome.take()
-                stream = taken
-                result = .success(interception)
-            } catch is CancellationError {
-                staging.discard()
-                throw CancellationError()
-            } catch let failure as InterceptRequestFailure {
-                staging.discard()
-                throw failure.error
-            } catch {
-                staging.discard()
-                result = .failure(error)
-                metrics.attemptFailed(error, retryNumber: retryNumber, request: request)
+            // One attempt within the deadline: signing (which may wait for a credential
+            // refresh), the exchange and, unless the call streams, reading the body.
+            let attempted = try await attempt.run(request, retryNumber: retryNumber, within: deadline, staging: staging,
+                                                  inline: InlineAttempt.stops(request, on: settings.deadlineStoppable))
+            guard settings.observesAttempts else {
+                return try CallOutcome.finishing(attempted, staging: staging, metrics: metrics)  // a client without interceptors decides `.nothing`
             }
             let decision: NetworkSessionInterceptionResult
-            if settings.observesAttempts {
-                do {
-                    // The interceptors see the metrics so far, this attempt's included.
-                    let seen = result.map { $0.with(metrics.snapshot()) }
-                    if let ledger {
-                        decision = try await RetryLedger.$current.withValue(ledger) {
-                            try await interceptResponse(networkSession: self, originalRequest: sent, retryNumber: retryNumber, result: seen)
-                        }
-                    } else {
-                        decision = try await interceptResponse(networkSession: self, originalRequest: sent, retryNumber: retryNumber, result: seen)
-                    }
-                } catch {
-                    staging.discard()
-                    throw error
-                }
-            } else {
-                decision = .nothing  // what a client without interceptors decides
+            do {
+                decision = try await decide(after: attempted, of: request, retryNumber: retryNumber, ledger: ledger, metrics: metrics)
+            } catch {
+                staging.discard()
+                throw error
             }
             let next: any NetworkRequestConvertible
             var delay: Duration?
             switch decision {
             case .nothing:
-                return CallOutcome(interception: try staging.complete(consume result), stream: consume stream).with(metrics.snapshot(finished: true))
+                return try CallOutcome.finishing(attempted, staging: staging, metrics: metrics)
             case .retry(let request):
                 next = request
             case .retryAfter(let wait, let request):
@@ -215,14 +191,31 @@ extension NetworkSession {
                 delay = wait
             }
             guard retryNumber < settings.maximumRetryCount, (deadline.remaining > .zero) else {
-                return CallOutcome(interception: try staging.complete(consume result), stream: consume stream).with(metrics.snapshot(finished: true))
+                return try CallOutcome.finishing(attempted, staging: staging, metrics: metrics)
             }
-            metrics.recordRetry(after: result, requestedBy: ledger?.lastRequester, delay: delay)
+            metrics.recordRetry(reason: AttemptOutcome.retryReason(attempted), requestedBy: ledger?.lastRequester, delay: delay)
             staging.discard()
-            stream = nil  // closes a retried stream's connection before the wait
+            AttemptOutcome.drop(attempted)  // closes a retried stream's connection before the wait
             if let delay, delay > .zero { try await deadline.wait(delay) }
             request = try next.asNetworkRequest()
             retryNumber += 1
+        }
+    }
+
+    /// `interceptResponse`'s decision on an attempt: it sees the request as sent and the
+    /// response with the metrics so far, this attempt's included.
+    @inline(never)  // its temporaries stay out of the loop's frame
+    nonisolated private func decide(
+        after attempted: Result<AttemptOutcome, any Error>, of request: NetworkRequest, retryNumber: Int, ledger: RetryLedger?,
+        metrics: CallMetricsRecorder
+    ) async throws -> NetworkSessionInterceptionResult {
+        let sent = (try? attempted.get())?.sent ?? request
+        let seen = AttemptOutcome.seen(attempted, with: metrics.snapshot())
+        guard let ledger else {
+            return try await interceptResponse(networkSession: self, originalRequest: sent, retryNumber: retryNumber, result: seen)
+        }
+        return try await RetryLedger.$current.withValue(ledger) {
+            try await interceptResponse(networkSession: self, originalRequest: sent, retryNumber: retryNumber, result: seen)
         }
     }
 }
@@ -230,58 +223,6 @@ extension NetworkSession {
 /// An error `interceptRequest` threw: it ends the call as it is, without `interceptResponse`.
 struct InterceptRequestFailure: Error {
     let error: any Error
-}
-
-/// What a call produced: what the interceptors see, and for a stream call the response to hand
-/// over. An enum, so that its parts can be moved out by a `switch` (a struct's field read out of
-/// it is a copy, which retains each reference the response holds).
-enum CallOutcome: Sendable {
-    case whole(NetworkSessionInterception)
-    /// A stream call's response to hand over, and its head as the interceptors saw it.
-    case stream(NetworkStreamResponse, head: NetworkSessionInterception)
-
-    init(interception: consuming NetworkSessionInterception, stream: consuming NetworkStreamResponse?) {
-        if let stream { self = .stream(stream, head: interception) } else { self = .whole(interception) }
-    }
-
-    /// What the interceptors saw.
-    var interception: NetworkSessionInterception {
-        switch self {
-        case .whole(let interception), .stream(_, let interception): interception
-        }
-    }
-
-    /// A stream call's response.
-    var stream: NetworkStreamResponse? {
-        guard case .stream(let stream, _) = self else { return nil }
-        return stream
-    }
-
-    /// The same outcome, its responses carrying `metrics`.
-    consuming func with(_ metrics: NetworkMetrics) -> CallOutcome {
-        switch consume self {
-        case .whole(let interception):
-            return .whole((consume interception).with(metrics))
-        case .stream(var stream, let interception):
-            stream.metrics = metrics
-            return .stream(stream, head: (consume interception).with(metrics))
-        }
-    }
-
-    /// A stream call's response, moved out.
-    consuming func takeStream() -> NetworkStreamResponse? {
-        switch consume self {
-        case .whole: nil
-        case .stream(let stream, _): stream
-        }
-    }
-
-    /// What the interceptors saw, moved out.
-    consuming func takeInterception() -> NetworkSessionInterception {
-        switch consume self {
-        case .whole(let interception), .stream(_, let interception): interception
-        }
-    }
 }
 
 /// How many retries each interceptor of a ``NetworkClient`` has asked for in the current call, so

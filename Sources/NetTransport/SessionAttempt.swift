@@ -34,6 +34,31 @@ final class SessionAttempt: Sendable {
         self.metrics = metrics
     }
 
+    /// Runs the attempt for `request`, try `retryNumber` of the call, within `deadline` (in the
+    /// caller's task when `inline`), its body (unless the call streams) going to `staging`'s
+    /// destination: its outcome, or the error it failed with (recorded in the metrics), for the
+    /// retry loop to decide on. Throws only what ends the call as it is: cancellation, and an
+    /// error `interceptRequest` threw. A failed attempt's staging file is removed.
+    @inline(never)  // its temporaries stay out of the retry loop's frame
+    func run(_ request: NetworkRequest, retryNumber: Int, within deadline: CallDeadline, staging: DownloadStaging,
+             inline: Bool) async throws -> Result<AttemptOutcome, any Error> {
+        do {
+            return .success(try await deadline.run(inline: inline) { [self, destination = staging.destination] alarm in
+                try await run(request, retryNumber: retryNumber, destination: destination, alarm: alarm)
+            })
+        } catch is CancellationError {
+            staging.discard()
+            throw CancellationError()
+        } catch let failure as InterceptRequestFailure {
+            staging.discard()
+            throw failure.error
+        } catch {
+            staging.discard()
+            metrics.attemptFailed(error, retryNumber: retryNumber, request: request)
+            return .failure(error)
+        }
+    }
+
     /// Runs the attempt for `request`, try `retryNumber` of the call, its body (unless the call
     /// streams) going to `destination`; with `alarm` when it runs in the caller's task
     /// (``CallDeadline/run(inline:_:)``).
@@ -110,6 +135,33 @@ final class AttemptOutcome: Sendable {
     init(sent: NetworkRequest, interception: consuming NetworkSessionInterception, stream: consuming NetworkStreamResponse?) {
         self.sent = sent
         parts = Locked((interception, stream))
+    }
+
+    /// What `interceptResponse` sees of an attempt: a copy of its response, carrying `metrics`,
+    /// or its error.
+    @inline(never)  // the parts it reads, 312 bytes, stay out of the async frames that call it
+    static func seen(_ attempted: Result<AttemptOutcome, any Error>, with metrics: NetworkMetrics) -> Result<NetworkSessionInterception, any Error> {
+        attempted.flatMap { outcome in
+            guard let interception = outcome.parts.withLock({ $0?.interception }) else {
+                return .failure(NetworkError.transport(.other("internal error: an attempt's response was taken before it was seen")))
+            }
+            return .success(interception.with(metrics))
+        }
+    }
+
+    /// Why an attempt is retried, for the metrics: its status code, or its error's type.
+    @inline(never)  // the parts it reads, 312 bytes, stay out of the async frames that call it
+    static func retryReason(_ attempted: Result<AttemptOutcome, any Error>) -> String {
+        switch attempted {
+        case .success(let outcome): outcome.parts.withLock { $0.map { String($0.interception.statusCode.rawValue) } } ?? ""
+        case .failure(let error): NetworkMetrics.errorType(of: error)
+        }
+    }
+
+    /// Drops a retried attempt's response: a stream's body is closed, and with it its connection.
+    @inline(never)  // the parts it reads, 312 bytes, stay out of the async frames that call it
+    static func drop(_ attempted: Result<AttemptOutcome, any Error>) {
+        if case .success(let outcome) = attempted { _ = outcome.parts.withLock { $0.take() } }
     }
 
     /// The response, and a stream call's response with its body not yet read, moved out (a copy

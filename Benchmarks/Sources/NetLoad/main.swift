@@ -47,6 +47,7 @@ struct RunFigures {
 /// and then the medians with min–max.
 func measure(label: String, requests: Int, runs: Int, _ body: @Sendable () async throws -> Void) async throws {
     try await body()  // warm-up: connections, caches, lazily started threads
+    let heap = HeapSampler()
     var figures: [RunFigures] = []
     for run in 1...runs {
         let cpu = ProcessProbe.cpuMicroseconds()
@@ -68,7 +69,7 @@ func measure(label: String, requests: Int, runs: Int, _ body: @Sendable () async
           + "\(medianRange(figures.map(\.cpuMicrosecondsPerRequest), unit: "µs CPU/request", format)), "
           + "\(medianRange(figures.map(\.contextSwitchesPerRequest), unit: "context switches/request", format)), "
           + "\(medianRange(figures.map(\.pageFaultsPerRequest), unit: "page faults/request", format)), "
-          + "peak RSS \(ProcessProbe.peakResidentKiB()) KiB")
+          + "peak RSS \(ProcessProbe.peakResidentKiB()) KiB, peak heap in use \(heap.stop()) KiB")
 }
 
 /// Runs `body` (which reads `bytes` bytes) `runs` times after one warm-up, printing each run's

@@ -40,6 +40,7 @@ package final class CallMetricsRecorder: Sendable {
     /// Notes what try `retryNumber` failed with, on its last request; a try that failed before
     /// sending one (while signing, say) gets a record of its own with no phases, so a retry
     /// after it has an attempt to follow.
+    @inline(never)  // off the hot path; its temporaries stay out of the async frames that call it
     func attemptFailed(_ error: any Error, retryNumber: Int, request: NetworkRequest) {
         let type = NetworkMetrics.errorType(of: error)
         let now = elapsed
@@ -55,12 +56,9 @@ package final class CallMetricsRecorder: Sendable {
         }
     }
 
-    /// Notes a retry after the latest attempt, with what that attempt ended with.
-    func recordRetry(after result: Result<NetworkSessionInterception, any Error>, requestedBy: String?, delay: Duration?) {
-        let reason = switch result {
-        case .success(let response): String(response.statusCode.rawValue)
-        case .failure(let error): NetworkMetrics.errorType(of: error)
-        }
+    /// Notes a retry after the latest attempt, for `reason`: the status code or the type of error
+    /// that attempt ended with.
+    func recordRetry(reason: String, requestedBy: String?, delay: Duration?) {
         state.withLock { metrics in
             metrics.retries.append(NetworkMetrics.Retry(afterAttempt: metrics.attempts.count - 1, reason: reason,
                                                         requestedBy: requestedBy, delay: delay))

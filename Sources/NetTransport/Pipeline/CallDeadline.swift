@@ -53,7 +53,10 @@ struct CallDeadline: Sendable {
 
     /// The error of a call that ran out of time.
     var timedOut: NetworkError {
-        .transport(.timedOut("no complete response within \(request.timeout.map { "\($0)" } ?? "the default timeout \(defaultTimeout)") (\(request))"))
+        // Not inlined: its text would take room in the async frames that throw it.
+        @inline(never) get {
+            .transport(.timedOut("no complete response within \(request.timeout.map { "\($0)" } ?? "the default timeout \(defaultTimeout)") (\(request))"))
+        }
     }
 
     /// Runs `work` in the time that remains (or the attempt's limit, if shorter), or throws
@@ -84,11 +87,15 @@ struct CallDeadline: Sendable {
             // Failed because the alarm cancelled it, unless the caller was cancelled too.
             guard alarm.rang else { throw error }
             try Task.checkCancellation()
-            if let attemptLimit, attemptLimit < callLeft {
-                throw NetworkError.transport(.timedOut("no complete response within the attempt timeout \(attemptLimit) (\(request))"))
-            }
+            if let attemptLimit, attemptLimit < callLeft { throw attemptTimedOut(attemptLimit) }
             throw timedOut
         }
+    }
+
+    /// The error of an attempt that ran out of its own time, `limit`.
+    @inline(never)  // its text stays out of the async frame that throws it
+    private func attemptTimedOut(_ limit: Duration) -> NetworkError {
+        .transport(.timedOut("no complete response within the attempt timeout \(limit) (\(request))"))
     }
 
     /// The work in the caller's task, with the alarm for its exchanges to attach to. A function of

@@ -1,0 +1,63 @@
+import Foundation
+import NetCore
+
+/// What a call produced: what the interceptors see, and for a stream call the response to hand
+/// over. An enum, so that its parts can be moved out by a `switch` (a struct's field read out of
+/// it is a copy, which retains each reference the response holds); its cases `indirect`, so that
+/// it is one reference: every async function a call returns through keeps room for its result in
+/// a frame that lives as long as the call, and inline it took 312 bytes in each.
+enum CallOutcome: Sendable {
+    indirect case whole(NetworkSessionInterception)
+    /// A stream call's response to hand over, and its head as the interceptors saw it.
+    indirect case stream(NetworkStreamResponse, head: NetworkSessionInterception)
+
+    /// The outcome of the call's last attempt: its response (a download moved onto its
+    /// destination), or its error thrown; carrying the call's finished metrics.
+    @inline(never)  // its temporaries stay out of the retry loop's frame
+    static func finishing(_ attempted: consuming Result<AttemptOutcome, any Error>, staging: DownloadStaging,
+                          metrics: CallMetricsRecorder) throws -> CallOutcome {
+        switch consume attempted {
+        case .failure(let error):
+            _ = try staging.complete(.failure(error))  // throws it, a staging file's name made the caller's
+            throw error
+        case .success(let outcome):
+            var (interception, stream) = try outcome.take()
+            let finished = metrics.snapshot(finished: true)
+            stream?.metrics = finished
+            interception = try staging.complete(.success(interception)).with(finished)
+            return CallOutcome(interception: interception, stream: stream)
+        }
+    }
+
+    init(interception: consuming NetworkSessionInterception, stream: consuming NetworkStreamResponse?) {
+        if let stream { self = .stream(stream, head: interception) } else { self = .whole(interception) }
+    }
+
+    /// What the interceptors saw.
+    var interception: NetworkSessionInterception {
+        switch self {
+        case .whole(let interception), .stream(_, let interception): interception
+        }
+    }
+
+    /// A stream call's response.
+    var stream: NetworkStreamResponse? {
+        guard case .stream(let stream, _) = self else { return nil }
+        return stream
+    }
+
+    /// A stream call's response, moved out.
+    consuming func takeStream() -> NetworkStreamResponse? {
+        switch consume self {
+        case .whole: nil
+        case .stream(let stream, _): stream
+        }
+    }
+
+    /// What the interceptors saw, moved out.
+    consuming func takeInterception() -> NetworkSessionInterception {
+        switch consume self {
+        case .whole(let interception), .stream(_, let interception): interception
+        }
+    }
+}
