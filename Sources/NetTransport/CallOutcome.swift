@@ -54,10 +54,24 @@ enum CallOutcome: Sendable {
         }
     }
 
-    /// What the interceptors saw, moved out.
-    consuming func takeInterception() -> NetworkSessionInterception {
-        switch consume self {
-        case .whole(let interception), .stream(_, let interception): interception
-        }
+    /// A `requestData` call's response, moved out.
+    @inline(never)  // its temporaries stay out of the async frame that returns the response
+    consuming func dataResponse() throws -> NetworkDataResponse {
+        guard case .whole(.data(let response)) = consume self else { throw SessionCall.mismatch }
+        return response
+    }
+
+    /// A `requestDownload` call's response, moved out.
+    @inline(never)
+    consuming func downloadResponse() throws -> NetworkDownloadResponse {
+        guard case .whole(.download(let response)) = consume self else { throw SessionCall.mismatch }
+        return response
+    }
+
+    /// An upload's response, moved out.
+    @inline(never)
+    consuming func uploadResponse() throws -> NetworkUploadResponse {
+        guard case .whole(.upload(let response)) = consume self else { throw SessionCall.mismatch }
+        return response
     }
 }

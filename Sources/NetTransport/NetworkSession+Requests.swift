@@ -15,10 +15,7 @@ extension NetworkSession {
     /// Sends `request` and returns the response with its body in memory.
     public nonisolated func requestData(for request: any NetworkRequestConvertible, progress: NetworkProgressReporter? = nil) async throws -> NetworkDataResponse {
         defer { progress?.finish() }
-        guard case .data(let response) = try await perform(request, call: .data, progress: progress) else {
-            throw SessionCall.mismatch
-        }
-        return response
+        return try await performCall(request, call: .data, progress: progress).dataResponse()
     }
 
     /// Sends `request` and writes the response body to a file.
@@ -31,10 +28,7 @@ extension NetworkSession {
     ) async throws -> NetworkDownloadResponse {
         defer { progress?.finish() }
         let target = destination ?? FileManager.default.temporaryDirectory.appendingPathComponent("net-download-\(UUID().uuidString)")
-        guard case .download(let response) = try await perform(request, call: .download(target), progress: progress) else {
-            throw SessionCall.mismatch
-        }
-        return response
+        return try await performCall(request, call: .download(target), progress: progress).downloadResponse()
     }
 
     /// Sends `request` with `bodyData` as its body (replacing any body it had). A bare URL or URL
@@ -84,9 +78,6 @@ extension NetworkSession {
         // An upload to a bare address is a POST, whether the address is a URL or a string.
         let request: any NetworkRequestConvertible = request is URL || request is String
             ? try NetworkRequest(url: try request.asNetworkRequest().url, httpMethod: .post) : request
-        guard case .upload(let response) = try await perform(request, call: .upload(body), progress: progress) else {
-            throw SessionCall.mismatch
-        }
-        return response
+        return try await performCall(request, call: .upload(body), progress: progress).uploadResponse()
     }
 }

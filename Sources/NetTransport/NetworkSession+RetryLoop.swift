@@ -80,13 +80,6 @@ extension NetworkSession {
                         attemptsWaitOnlyOnExchanges: false)  // a session's own `interceptRequest` may wait
     }
 
-    /// A call whose response is read whole.
-    nonisolated func perform(
-        _ convertible: any NetworkRequestConvertible, call: SessionCall, progress: NetworkProgressReporter?
-    ) async throws -> NetworkSessionInterception {
-        try await performCall(convertible, call: call, progress: progress).takeInterception()
-    }
-
     /// Every call: the call deadline around the retry loop (see Docs/Architecture.md).
     ///
     /// Nonisolated, like the whole loop: a call visits the actor only to read its settings and

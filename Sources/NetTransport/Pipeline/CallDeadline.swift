@@ -51,11 +51,12 @@ struct CallDeadline: Sendable {
     /// The time left; zero or less once the deadline has passed.
     var remaining: Duration { limit - start.elapsed }
 
-    /// The error of a call that ran out of time.
-    var timedOut: NetworkError {
+    /// The error of a call that ran out of time: a ``NetworkError``, boxed, so that the frames
+    /// that throw it hold a reference, not the error's 217 bytes.
+    var timedOut: any Error {
         // Not inlined: its text would take room in the async frames that throw it.
         @inline(never) get {
-            .transport(.timedOut("no complete response within \(request.timeout.map { "\($0)" } ?? "the default timeout \(defaultTimeout)") (\(request))"))
+            NetworkError.transport(.timedOut("no complete response within \(request.timeout.map { "\($0)" } ?? "the default timeout \(defaultTimeout)") (\(request))"))
         }
     }
 
@@ -92,10 +93,10 @@ struct CallDeadline: Sendable {
         }
     }
 
-    /// The error of an attempt that ran out of its own time, `limit`.
+    /// The error of an attempt that ran out of its own time, `limit`: boxed, as ``timedOut`` is.
     @inline(never)  // its text stays out of the async frame that throws it
-    private func attemptTimedOut(_ limit: Duration) -> NetworkError {
-        .transport(.timedOut("no complete response within the attempt timeout \(limit) (\(request))"))
+    private func attemptTimedOut(_ limit: Duration) -> any Error {
+        NetworkError.transport(.timedOut("no complete response within the attempt timeout \(limit) (\(request))"))
     }
 
     /// The work in the caller's task, with the alarm for its exchanges to attach to. A function of
