@@ -120,6 +120,7 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
 
     /// The error a failed exchange throws. What the relay saw (a pin mismatch, a refused
     /// certificate) says more than the closed connection AsyncHTTPClient saw.
+    @inline(never)  // the mapped error's temporaries stay out of `start`'s async frame
     private func failure(_ error: any Error, of request: NetworkRequest, via relay: OriginRelay?,
                          failuresBefore: Int, proxy: NetworkProxy?) -> any Error {
         if let failure = relay?.failures.failure(since: failuresBefore) { return failure }
@@ -200,7 +201,7 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
         switch try Self.outgoing(request, on: client, via: relay, progress: progress, record: record, affinity: affinity) {
         case .streamed(let outgoing):
             do {
-                return try await Self.executeStreamed(outgoing.request, on: client)
+                return try await Self.executeStreamed(outgoing, on: client)
             } catch {
                 affinity.ended(.other)  // no body to end it
                 throw error
@@ -216,12 +217,12 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
         }
     }
 
-    /// Sends `outgoing` on the async API. A function of its own: its response is a large value, and
-    /// inlined it would grow the frame of every exchange.
+    /// Sends `outgoing` on the async API. A function of its own, handed the box: the request and
+    /// the response are large values, and in `execute` they would grow the frame of every exchange.
     @inline(never)
-    private static func executeStreamed(_ outgoing: HTTPClientRequest, on client: HTTPClient) async throws -> Started {
+    private static func executeStreamed(_ outgoing: PendingRequest, on client: HTTPClient) async throws -> Started {
         // The pipeline's deadline cancels the call; AsyncHTTPClient's own would end at the head.
-        let response = try await client.execute(outgoing, deadline: .distantFuture)
+        let response = try await client.execute(outgoing.request, deadline: .distantFuture)
         return (response.status, response.headers, .body(response.body))
     }
 

@@ -15,6 +15,7 @@ enum ErrorMapping {
     private static let staleConnectionErrors: [ChannelError] = [.ioOnClosedChannel, .alreadyClosed, .eof, .outputClosed]
 
     /// Whether `error` (as AsyncHTTPClient threw it) says the request never left.
+    @inline(never)  // its error copies stay out of the async frame that asks
     static func isStaleConnection(_ error: any Error) -> Bool {
         (error as? ChannelError).map(staleConnectionErrors.contains) ?? false
     }

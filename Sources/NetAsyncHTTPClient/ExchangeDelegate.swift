@@ -159,6 +159,7 @@ package final class ExchangeDelegate: HTTPClientResponseDelegate, CancellableAtt
 
     /// The caller gave up (cancelled, or dropped the body): the request is cancelled, which closes
     /// its connection, and whoever waits gets `CancellationError`.
+    @inline(never)  // what it resumes (`Pending`, 344 bytes) stays out of the async frames that call it
     package func cancel() {
         let pending = state.withLock { state -> Pending? in
             guard !state.cancelled else { return nil }
