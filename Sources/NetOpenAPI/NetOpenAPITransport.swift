@@ -36,18 +36,39 @@ public struct NetOpenAPITransport: ClientTransport {
     /// Sends `request` (its path and query as generated, appended to `baseURL`) and returns as soon
     /// as the response head arrives, with the body to read as it comes.
     public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
-        let outgoing = try NetworkRequest(request, body: NetworkRequestBody(body), baseURL: baseURL)
-        let response = try await session.requestStream(for: outgoing)
-        let head = try HTTPResponse(response.response)
+        let response = try await session.requestStream(for: try Self.outgoing(request, body: body, baseURL: baseURL))
         if request.method == .head || [204, 304].contains(response.statusCode.rawValue) {
-            // No body by definition: read the (empty) end so the connection goes back to the pool.
-            for try await _ in response.body {}
-            return (head, nil)
+            return try await Self.bodiless(response)
         }
+        return try Self.converted(response)
+    }
+
+    // What does not wait is in synchronous functions of its own: an async function's frame is
+    // allocated from its task and held for as long as the call runs, and the values converted here
+    // (a request, a response head, a streamed response) would take room in it.
+
+    /// Net's request for a generated one.
+    @inline(never)
+    private static func outgoing(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL) throws -> NetworkRequest {
+        try NetworkRequest(request, body: NetworkRequestBody(body), baseURL: baseURL)
+    }
+
+    /// A response with a body to read as it arrives: its head converted, the body handed over.
+    @inline(never)
+    private static func converted(_ response: NetworkStreamResponse) throws -> (HTTPResponse, HTTPBody?) {
+        let head = try HTTPResponse(response.response)
         // A decoded body's length is not the Content-Length of its encoded bytes.
         let length: HTTPBody.Length = response.response.hasContentCoding
             ? .unknown : response.response.expectedContentLength.map { .known($0) } ?? .unknown
         return (head, HTTPBody(response.body.map { ArraySlice($0) }, length: length, iterationBehavior: .single))
+    }
+
+    /// A response with no body by definition: its (empty) end read, so that the connection goes
+    /// back to the pool.
+    @inline(never)
+    private static func bodiless(_ response: NetworkStreamResponse) async throws -> (HTTPResponse, HTTPBody?) {
+        for try await _ in response.body {}
+        return (try HTTPResponse(response.response), nil)
     }
 }
 

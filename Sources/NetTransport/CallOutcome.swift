@@ -47,11 +47,10 @@ enum CallOutcome: Sendable {
     }
 
     /// A stream call's response, moved out.
-    consuming func takeStream() -> NetworkStreamResponse? {
-        switch consume self {
-        case .whole: nil
-        case .stream(let stream, _): stream
-        }
+    @inline(never)  // its temporaries stay out of the async frame that returns the response
+    consuming func streamResponse() throws -> NetworkStreamResponse {
+        guard case .stream(let stream, _) = consume self else { throw SessionCall.mismatch }
+        return stream
     }
 
     /// A `requestData` call's response, moved out.

@@ -61,16 +61,14 @@ extension NetworkSession {
     /// for try await chunk in stream.body { print(chunk.count) }
     /// ```
     public nonisolated func requestStream(for request: any NetworkRequestConvertible) async throws -> NetworkStreamResponse {
-        try await stream(request, toFile: false)
+        // Not through `stream(_:toFile:)`: one async frame fewer held while the call runs.
+        try await performCall(request, call: .stream(toFile: false), progress: nil).streamResponse()
     }
 
     /// ``requestStream(for:)``, marked for the transport as a body the caller writes to a file as
     /// it arrives (`toFile`), which a transport may keep less of in memory.
     nonisolated func stream(_ request: any NetworkRequestConvertible, toFile: Bool) async throws -> NetworkStreamResponse {
-        guard let response = try await performCall(request, call: .stream(toFile: toFile), progress: nil).takeStream() else {
-            throw SessionCall.mismatch
-        }
-        return response
+        try await performCall(request, call: .stream(toFile: toFile), progress: nil).streamResponse()
     }
 
     private nonisolated func upload(_ request: any NetworkRequestConvertible, body: NetworkRequestBody?, progress: NetworkProgressReporter?) async throws -> NetworkUploadResponse {
