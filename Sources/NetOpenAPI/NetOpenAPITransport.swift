@@ -67,8 +67,9 @@ public struct NetOpenAPITransport: ClientTransport {
     /// back to the pool.
     @inline(never)
     private static func bodiless(_ response: NetworkStreamResponse) async throws -> (HTTPResponse, HTTPBody?) {
+        let head = try HTTPResponse(response.response)
         for try await _ in response.body {}
-        return (try HTTPResponse(response.response), nil)
+        return (head, nil)
     }
 }
 

@@ -22,13 +22,14 @@ enum CallOutcome: Sendable {
             throw error
         case .success(let outcome):
             var (interception, stream) = try outcome.take()
+            interception = try staging.complete(.success(interception))  // before the duration is taken: it includes the move
             let finished = metrics.snapshot(finished: true)
             stream?.metrics = finished
-            interception = try staging.complete(.success(interception)).with(finished)
-            return CallOutcome(interception: interception, stream: stream)
+            return CallOutcome(interception: interception.with(finished), stream: stream)
         }
     }
 
+    /// A stream call's outcome when `stream` is given, a call's read whole otherwise.
     init(interception: consuming NetworkSessionInterception, stream: consuming NetworkStreamResponse?) {
         if let stream { self = .stream(stream, head: interception) } else { self = .whole(interception) }
     }
@@ -38,12 +39,6 @@ enum CallOutcome: Sendable {
         switch self {
         case .whole(let interception), .stream(_, let interception): interception
         }
-    }
-
-    /// A stream call's response.
-    var stream: NetworkStreamResponse? {
-        guard case .stream(let stream, _) = self else { return nil }
-        return stream
     }
 
     /// A stream call's response, moved out.
@@ -61,14 +56,14 @@ enum CallOutcome: Sendable {
     }
 
     /// A `requestDownload` call's response, moved out.
-    @inline(never)
+    @inline(never)  // as `dataResponse()`
     consuming func downloadResponse() throws -> NetworkDownloadResponse {
         guard case .whole(.download(let response)) = consume self else { throw SessionCall.mismatch }
         return response
     }
 
     /// An upload's response, moved out.
-    @inline(never)
+    @inline(never)  // as `dataResponse()`
     consuming func uploadResponse() throws -> NetworkUploadResponse {
         guard case .whole(.upload(let response)) = consume self else { throw SessionCall.mismatch }
         return response

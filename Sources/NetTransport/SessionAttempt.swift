@@ -153,7 +153,9 @@ final class AttemptOutcome: Sendable {
     @inline(never)  // the parts it reads, 312 bytes, stay out of the async frames that call it
     static func retryReason(_ attempted: Result<AttemptOutcome, any Error>) -> String {
         switch attempted {
-        case .success(let outcome): outcome.parts.withLock { $0.map { String($0.interception.statusCode.rawValue) } } ?? ""
+        case .success(let outcome):
+            // Taken only once the loop is done with the attempt, so never before this.
+            outcome.parts.withLock { $0.map { String($0.interception.statusCode.rawValue) } } ?? "taken"
         case .failure(let error): NetworkMetrics.errorType(of: error)
         }
     }

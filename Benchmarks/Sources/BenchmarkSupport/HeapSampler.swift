@@ -3,12 +3,16 @@ import Foundation
 import Synchronization
 
 /// The most heap in use seen while it runs: glibc's `mallinfo2` (bytes in allocated chunks,
-/// mmapped ones included) read every 5 ms on a thread of its own. Unlike peak resident memory it
-/// leaves out code pages, so it shows what a client holds per call in flight: run a workload with
-/// 64 calls in flight and with 1, and the difference over 63 is the bytes each call holds (its
-/// objects and the async frames its task keeps while it waits).
+/// mmapped ones included; chunks freed into a thread's cache count as in use) read every 5 ms on
+/// a thread of its own. Unlike peak resident memory it leaves out code pages, so it shows what a
+/// client holds per call in flight: run a workload with 64 calls in flight and with 1, and the
+/// difference over 63 is the bytes each call holds (its objects and the async frames its task
+/// keeps while it waits).
+///
+/// Each reading locks every malloc arena in turn, so the sampler costs the process it measures a
+/// little: NetLoad runs it in every client alike, and not at all with `NETLOAD_HEAP=0`.
 public final class HeapSampler: Sendable {
-    private let state = Mutex<(peak: Int, stopped: Bool)>((0, false))
+    private let state = Mutex<(peak: Int, stopped: Bool)>((-1, false))
     private let finished = DispatchSemaphore(value: 0)
 
     /// Bytes of heap in use now; -1 where `mallinfo2` is not available.
@@ -31,10 +35,12 @@ public final class HeapSampler: Sendable {
         thread.start()
     }
 
-    /// Stops sampling (after one more reading) and returns the peak, in KiB.
-    public func stop() -> Int {
+    /// Stops sampling (after one more reading) and returns the peak in KiB, or `nil` where the
+    /// heap cannot be read. Once: a second call would wait for a thread that has ended.
+    public func stop() -> Int? {
         state.withLock { $0.stopped = true }
         finished.wait()
-        return state.withLock { $0.peak } / 1024
+        let peak = state.withLock { $0.peak }
+        return peak < 0 ? nil : peak / 1024
     }
 }

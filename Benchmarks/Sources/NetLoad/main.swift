@@ -13,7 +13,9 @@
 // net-urlsession-client, every one with the same 64-connection pool, no redirects, no cookies or
 // cache, a 60 s whole-call limit and the same decompression setting (see LoadClients.swift). Workloads: seq (small GETs one after another), par64 (64 in
 // flight), seqstream (small GETs one after another, each body read as it arrives: requestStream, raw AsyncHTTPClient's body iterated), get100mb (100 MiB bodies into memory, one after another), dlfile100mb (100 MiB bodies into a file; raw-urlsession and the net-* sessions and clients), stream1g (1 GiB bodies read with requestStream as they arrive; the net-* sessions and clients), upfile100mb (a 100 MiB file POSTed, one after another; raw-urlsession, raw-urlsession-delegate and the net-* sessions and clients). Each run prints requests/s (ms/request below 100 requests/s), the client process's CPU µs, context switches and minor
-// page faults per request; the last line is the median of the runs with min–max. `openapi` drives the generated OpenAPI client on
+// page faults per request; the last line is the median of the runs with min–max, the peak resident
+// memory and the peak heap in use (sampled every 5 ms, HeapSampler; NETLOAD_HEAP=0 leaves the
+// sampler out). `openapi` drives the generated OpenAPI client on
 // net-ahc, openapi-ahc (swift-openapi-async-http-client), net-urlsession or openapi-urlsession
 // (see OpenAPILoad.swift).
 import BenchmarkSupport
@@ -44,10 +46,11 @@ struct RunFigures {
 }
 
 /// Runs `body` (which sends `requests` requests) `runs` times after one warm-up, printing each run
-/// and then the medians with min–max.
+/// and then the medians with min–max, with the peak resident memory and, while the runs went on,
+/// the peak heap in use.
 func measure(label: String, requests: Int, runs: Int, _ body: @Sendable () async throws -> Void) async throws {
     try await body()  // warm-up: connections, caches, lazily started threads
-    let heap = HeapSampler()
+    let heap = ProcessInfo.processInfo.environment["NETLOAD_HEAP"] == "0" ? nil : HeapSampler()
     var figures: [RunFigures] = []
     for run in 1...runs {
         let cpu = ProcessProbe.cpuMicroseconds()
@@ -69,7 +72,8 @@ func measure(label: String, requests: Int, runs: Int, _ body: @Sendable () async
           + "\(medianRange(figures.map(\.cpuMicrosecondsPerRequest), unit: "µs CPU/request", format)), "
           + "\(medianRange(figures.map(\.contextSwitchesPerRequest), unit: "context switches/request", format)), "
           + "\(medianRange(figures.map(\.pageFaultsPerRequest), unit: "page faults/request", format)), "
-          + "peak RSS \(ProcessProbe.peakResidentKiB()) KiB, peak heap in use \(heap.stop()) KiB")
+          + "peak RSS \(ProcessProbe.peakResidentKiB()) KiB"
+          + (heap?.stop().map { ", peak heap in use \($0) KiB" } ?? ""))
 }
 
 /// Runs `body` (which reads `bytes` bytes) `runs` times after one warm-up, printing each run's
