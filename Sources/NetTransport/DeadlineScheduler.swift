@@ -65,6 +65,20 @@ final class DeadlineScheduler: Sendable {
             state.actions[id] = nil
             // Deadlines mostly end in the order they were set, so this keeps the heap small.
             while let top = state.heap.first, state.actions[top.id] == nil { Self.popMinimum(from: &state.heap) }
+            // Not when one of them lasts: a long call's deadline at the top keeps every later
+            // one cancelled behind it (a download under an hour's timeout, beside thousands of
+            // calls a second). Past twice the live ones they are swept at once, which costs
+            // each cancel O(1) amortized.
+            if state.heap.count > 2 * state.actions.count + 64 { Self.sweep(&state) }
+        }
+    }
+
+    /// Drops the heap's entries whose deadline was cancelled, and restores the heap order.
+    private static func sweep(_ state: inout State) {
+        let actions = state.actions
+        state.heap.removeAll { actions[$0.id] == nil }
+        for parent in stride(from: state.heap.count / 2 - 1, through: 0, by: -1) {
+            siftDown(from: parent, in: &state.heap)
         }
     }
 
@@ -96,6 +110,16 @@ final class DeadlineScheduler: Sendable {
         }
     }
 
+    /// Heap entries held, live or cancelled (for tests).
+    var entriesHeld: Int { state.withLock { $0.heap.count } }
+
+    /// Whether the heap is a valid min-heap (for tests).
+    var earliestDeadlinesAreInOrder: Bool {
+        state.withLock { state in
+            state.heap.indices.dropFirst().allSatisfy { state.heap[($0 - 1) / 2].deadline <= state.heap[$0].deadline }
+        }
+    }
+
     private static func push(_ entry: Entry, onto heap: inout [Entry]) {
         heap.append(entry)
         var child = heap.count - 1
@@ -111,7 +135,12 @@ final class DeadlineScheduler: Sendable {
         guard !heap.isEmpty else { return }
         heap.swapAt(0, heap.count - 1)
         heap.removeLast()
-        var parent = 0
+        siftDown(from: 0, in: &heap)
+    }
+
+    /// Moves the entry at `start` down until neither child is earlier.
+    private static func siftDown(from start: Int, in heap: inout [Entry]) {
+        var parent = start
         while true {
             let left = 2 * parent + 1, right = left + 1
             var smallest = parent

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+@_spi(NetInternals) @testable import NetTransport
+
+/// The process's deadline thread: what it keeps of deadlines that are over.
+@Suite struct DeadlineSchedulerTests {
+    /// Counts the deadlines that passed; none should here.
+    private final class Probe: DeadlineAction {
+        let passed = Locked(0)
+        func deadlinePassed() { passed.withLock { $0 += 1 } }
+    }
+
+    @Test("one long deadline beside many short calls: the cancelled ones behind it are not kept")
+    func cancelledEntriesBehindALiveOneAreSwept() {
+        let scheduler = DeadlineScheduler()
+        let probe = Probe()
+        // A long call (a big download under a long timeout) sits at the top of the heap...
+        let long = scheduler.schedule(after: .seconds(3_600), probe)
+        // ...while many calls with a later deadline start and end beside it.
+        for _ in 0..<10_000 {
+            scheduler.cancel(scheduler.schedule(after: .seconds(7_200), probe))
+        }
+        // Without a sweep every one of them stayed in the heap until the long one ended.
+        #expect(scheduler.entriesHeld <= 2 * 1 + 64)
+        scheduler.cancel(long)
+        #expect(scheduler.entriesHeld == 0)
+        #expect(probe.passed.withLock { $0 } == 0)
+    }
+
+    /// Tells a stream when its deadline passes.
+    private final class Signal: DeadlineAction {
+        let passed: AsyncStream<Void>.Continuation
+        init(_ passed: AsyncStream<Void>.Continuation) { self.passed = passed }
+        func deadlinePassed() { passed.yield() }
+    }
+
+    @Test("a deadline still passes after the cancelled ones around it were swept")
+    func aLiveDeadlinePassesAfterASweep() async throws {
+        let scheduler = DeadlineScheduler()
+        let (passed, continuation) = AsyncStream<Void>.makeStream()
+        let probe = Probe()
+        _ = scheduler.schedule(after: .seconds(3_600), probe)  // keeps the cancelled ones from leaving by the top
+        _ = scheduler.schedule(after: .milliseconds(100), Signal(continuation))
+        for _ in 0..<10_000 {
+            scheduler.cancel(scheduler.schedule(after: .seconds(7_200), probe))
+        }
+        #expect(scheduler.entriesHeld <= 2 * 2 + 64)  // swept
+        // A bound for a hang only: the deadline is 0.1 s away.
+        let arrived = try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask { for await _ in passed { return true }; return false }
+            group.addTask { try await Task.sleep(for: .seconds(30)); return false }
+            defer { group.cancelAll() }
+            return try await group.next() ?? false
+        }
+        #expect(arrived)
+        #expect(probe.passed.withLock { $0 } == 0)
+    }
+
+    @Test("live deadlines survive a sweep and still come in order")
+    func liveDeadlinesSurviveASweep() {
+        let scheduler = DeadlineScheduler()
+        let probe = Probe()
+        let live = (0..<100).map { scheduler.schedule(after: .seconds(3_600 + $0), probe) }
+        for _ in 0..<10_000 {
+            scheduler.cancel(scheduler.schedule(after: .seconds(7_200), probe))
+        }
+        #expect(scheduler.entriesHeld <= 2 * live.count + 64)
+        #expect(scheduler.entriesHeld >= live.count)
+        #expect(scheduler.earliestDeadlinesAreInOrder)
+        live.forEach(scheduler.cancel)
+        #expect(scheduler.entriesHeld == 0)
+    }
+}
