@@ -61,12 +61,12 @@ extension NetworkSession {
     /// for try await chunk in stream.body { print(chunk.count) }
     /// ```
     public nonisolated func requestStream(for request: any NetworkRequestConvertible) async throws -> NetworkStreamResponse {
-        // Not through `stream(_:toFile:)`: one async frame fewer held while the call runs.
-        try await performCall(request, call: .stream(toFile: false), progress: nil).streamResponse()
+        try await stream(request, toFile: false)
     }
 
     /// ``requestStream(for:)``, marked for the transport as a body the caller writes to a file as
     /// it arrives (`toFile`), which a transport may keep less of in memory.
+    @inline(__always)  // into its callers: no async frame of its own held while the call runs
     nonisolated func stream(_ request: any NetworkRequestConvertible, toFile: Bool) async throws -> NetworkStreamResponse {
         try await performCall(request, call: .stream(toFile: toFile), progress: nil).streamResponse()
     }

@@ -36,10 +36,11 @@ public final class HeapSampler: Sendable {
     }
 
     /// Stops sampling (after one more reading) and returns the peak in KiB, or `nil` where the
-    /// heap cannot be read. Once: a second call would wait for a thread that has ended.
+    /// heap cannot be read; later calls return the same.
     public func stop() -> Int? {
         state.withLock { $0.stopped = true }
         finished.wait()
+        finished.signal()  // for the next call: the thread has ended and will not signal again
         let peak = state.withLock { $0.peak }
         return peak < 0 ? nil : peak / 1024
     }
