@@ -3,7 +3,7 @@
 # halting. On this VM (no halt-polling: haltpoll.guest_halt_poll_ns=0) waking a halted vCPU costs
 # the waker an interrupt through the hypervisor, and how often a client pays it depends on its
 # timing, not only its work: polling took raw AsyncHTTPClient's sequential calls from 93 to 52 µs
-# of CPU each (Docs/Benchmarks.md §0, "What the VM charges").
+# of CPU each (Benchmarks/NOTEBOOK.md §0, "What the VM charges").
 if [ "${NETLOAD_POLL_IDLE:-0}" = 1 ]; then
     [ -c /dev/cpu_dma_latency ] || { echo "NETLOAD_POLL_IDLE: no /dev/cpu_dma_latency here" >&2; exit 1; }
     exec 3>/dev/cpu_dma_latency  # the request holds while this descriptor is open

@@ -76,6 +76,33 @@ struct MultipartEncodingTests {
         }
     }
 
+    @Test("chunks are full up to the last, at most the chunk size, and join to the form, a file on disk among its parts")
+    func chunking() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("net-multipart-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var generator = SeededGenerator(seed: 7)
+        let fileBytes = Data((0..<200_003).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        let file = directory.appendingPathComponent("payload.bin")
+        try fileBytes.write(to: file)
+        let form = try NetworkMultipartForm(parts: [
+            NetworkMultipartFormDataRequest(name: "before", value: "a field"),
+            NetworkMultipartFormFileRequest(name: "file", fileURL: file),
+            NetworkMultipartFormDataRequest(name: "after", value: Data(count: 70_000), contentType: "application/octet-stream"),
+        ])
+        for chunkSize in [3, 4_096, 65_536, 10_000_000] {
+            var reader = form.bodyStream(chunkSize: chunkSize).makeReader()
+            var chunks: [Data] = []
+            while let chunk = try await reader.next() { chunks.append(chunk) }
+            #expect(chunks.dropLast().allSatisfy { $0.count == chunkSize }, "chunk size \(chunkSize)")
+            #expect((1...chunkSize).contains(chunks.last?.count ?? 0), "chunk size \(chunkSize)")
+            let body = chunks.reduce(into: Data()) { $0.append($1) }
+            #expect(Int64(body.count) == form.contentLength)
+            let parsed = try await parseOffPool(body, boundary: form.boundary, chunkSize: 65_536)
+            #expect(parsed.map(\.body) == [Data("a field".utf8), fileBytes, Data(count: 70_000)], "chunk size \(chunkSize)")
+        }
+    }
+
     @Test("extra Content-Disposition parameters and part headers are written, validated and never override Net's")
     func extras() async throws {
         let part = NetworkMultipartFormDataRequest(

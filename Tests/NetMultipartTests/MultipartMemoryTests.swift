@@ -42,8 +42,8 @@ struct MultipartMemoryTests {
         let large = try await run(fileSize: 512 << 20)
         #expect(large.bytes == large.expected)
         #expect(large.bytes > 512 << 20)
-        // Holding the part would cost 512 MiB. Alone the difference is a few MiB (Docs/Benchmarks.md:
-        // 36-37 MB peak from 1 MiB to 1 GiB).
+        // Holding the part would cost 512 MiB. Alone the difference is a few MiB (Docs/Benchmarks.md §3:
+        // 38 MB peak from 1 MiB to 1 GiB).
         #expect(large.peakRSSKiB - small.peakRSSKiB < 100 * 1024 * TestTiming.memoryScale, "small \(small.peakRSSKiB) KiB, large \(large.peakRSSKiB) KiB")
     }
 }

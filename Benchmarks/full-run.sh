@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Every figure Docs/Benchmarks.md publishes, in one sitting (22 minutes on the 2-vCPU VM, 2.5 of them building):
+#
+#     bash Benchmarks/full-run.sh /tmp/net-run        # writes one log per part into /tmp/net-run
+#
+# The parts, in this order, each logged with its start time and command in run.log (and on stdout):
+#   side-by-side.txt, side-by-side-polling.txt   §0: small GETs, raw clients against Net (Benchmarks/side-by-side.sh,
+#                                                as the VM boots, then with idle vCPUs polling)
+#   openapi.txt, openapi-polling.txt             §11: the generated OpenAPI client (Benchmarks/openapi-side-by-side.sh)
+#   ordo.txt                                     §1–§7, §9, §10: package-benchmark, every benchmark, against a NetLoad
+#                                                server on core 1 (NET_BENCH_SERVER), the benchmarks on core 0
+#   sse-latency.txt                              §8: event latency on each transport (NetLoad sse-latency)
+#   sse-parse.txt                                §8: parse rate against mattt/EventSource (Tests/EventSourcePeer)
+#
+# Nothing else should run on the machine meanwhile: the clients share core 0 with anything else.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=${1:?usage: bash Benchmarks/full-run.sh OUTPUT-DIRECTORY}
+mkdir -p "$out"
+exec 4>>"$out/run.log"
+note() {
+    local line
+    line="$(date -u +%FT%TZ) $*"
+    echo "$line"
+    echo "$line" >&4
+}
+note "library $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- Sources || echo ' (with uncommitted changes)')"
+
+note "build: NetLoad, the package-benchmark targets (from clean module folders), SSEParseRate"
+bash Benchmarks/ordo-clean.sh list >/dev/null  # before NetLoad: it removes NetLoad's module folder too
+swift build -c release --package-path Benchmarks --product NetLoad >/dev/null
+Tests/EventSourcePeer/fetch >/dev/null
+swift build -c release --package-path Tests/EventSourcePeer --product SSEParseRate >/dev/null
+netload=Benchmarks/.build/release/NetLoad
+
+note "bash Benchmarks/side-by-side.sh"
+bash Benchmarks/side-by-side.sh >"$out/side-by-side.txt"
+note "NETLOAD_POLL_IDLE=1 bash Benchmarks/side-by-side.sh"
+NETLOAD_POLL_IDLE=1 bash Benchmarks/side-by-side.sh >"$out/side-by-side-polling.txt"
+note "bash Benchmarks/openapi-side-by-side.sh"
+bash Benchmarks/openapi-side-by-side.sh >"$out/openapi.txt"
+note "NETLOAD_POLL_IDLE=1 bash Benchmarks/openapi-side-by-side.sh"
+NETLOAD_POLL_IDLE=1 bash Benchmarks/openapi-side-by-side.sh >"$out/openapi-polling.txt"
+
+log=$(mktemp)
+taskset -c 1 "$netload" server >"$log" 2>/dev/null &
+server=$!
+trap 'kill $server 2>/dev/null; rm -f "$log"' EXIT
+until url=$(grep -m1 '^http' "$log"); do sleep 0.2; done
+
+note "NET_BENCH_SERVER=$url taskset -c 0 swift package --package-path Benchmarks benchmark --no-progress"
+NET_BENCH_SERVER=$url taskset -c 0 swift package --package-path Benchmarks benchmark --no-progress >"$out/ordo.txt" 2>&1
+for transport in net-ahc net-urlsession; do
+    note "taskset -c 0 $netload sse-latency $transport $url 1000 5"
+    taskset -c 0 "$netload" sse-latency "$transport" "$url" 1000 5 >>"$out/sse-latency.txt"
+done
+note "taskset -c 0 Tests/EventSourcePeer/.build/release/SSEParseRate --mib 100 --peer-mib 100 --runs 5"
+taskset -c 0 Tests/EventSourcePeer/.build/release/SSEParseRate --mib 100 --peer-mib 100 --runs 5 >"$out/sse-parse.txt"
+note "done"
