@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Every figure Docs/Benchmarks.md publishes, in one sitting (22 minutes on the 2-vCPU VM, 2.5 of them building):
 #
-#     bash Benchmarks/full-run.sh /tmp/net-run        # writes one log per part into /tmp/net-run
+#     bash Benchmarks/full-run.sh /tmp/net-run        # as root; writes one log per part into /tmp/net-run
+#
+# Root, because holding idle vCPUs polling (Benchmarks/poll-idle.sh) and the reachability
+# benchmark (a network namespace of its own) need it. The output directory must be new or empty.
 #
 # The parts, in this order, each logged with its start time and command in run.log (and on stdout):
 #   side-by-side.txt, side-by-side-polling.txt   §0: small GETs, raw clients against Net (Benchmarks/side-by-side.sh,
@@ -16,7 +19,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: bash Benchmarks/full-run.sh OUTPUT-DIRECTORY}
+[ "$(id -u)" = 0 ] || { echo "full-run.sh: run it as root (idle polling, the reachability benchmark)" >&2; exit 1; }
 mkdir -p "$out"
+[ -z "$(ls -A "$out")" ] || { echo "full-run.sh: $out is not empty; give a new directory" >&2; exit 1; }
 exec 4>>"$out/run.log"
 note() {
     local line
@@ -24,7 +29,11 @@ note() {
     echo "$line"
     echo "$line" >&4
 }
-note "library $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- Sources || echo ' (with uncommitted changes)')"
+# Anything that makes the figures, not only the library: a change there is named in the log.
+changes=$(git status --porcelain -- Package.swift Sources Benchmarks/Package.swift Benchmarks/Sources Benchmarks/Benchmarks \
+    Benchmarks/*.sh Tests/EventSourcePeer/Package.swift Tests/EventSourcePeer/Sources)
+note "library $(git rev-parse --short HEAD)${changes:+ with uncommitted changes:
+$changes}"
 
 note "build: NetLoad, the package-benchmark targets (from clean module folders), SSEParseRate"
 bash Benchmarks/ordo-clean.sh list >/dev/null  # before NetLoad: it removes NetLoad's module folder too
@@ -46,7 +55,12 @@ log=$(mktemp)
 taskset -c 1 "$netload" server >"$log" 2>/dev/null &
 server=$!
 trap 'kill $server 2>/dev/null; rm -f "$log"' EXIT
-until url=$(grep -m1 '^http' "$log"); do sleep 0.2; done
+for _ in $(seq 300); do  # a minute at most
+    url=$(grep -m1 '^http' "$log") && break
+    kill -0 "$server" 2>/dev/null || { echo "full-run.sh: the server stopped before it listened" >&2; exit 1; }
+    sleep 0.2
+done
+[ -n "${url:-}" ] || { echo "full-run.sh: the server did not listen within a minute" >&2; exit 1; }
 
 note "NET_BENCH_SERVER=$url taskset -c 0 swift package --package-path Benchmarks benchmark --no-progress"
 NET_BENCH_SERVER=$url taskset -c 0 swift package --package-path Benchmarks benchmark --no-progress >"$out/ordo.txt" 2>&1

@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 release=Benchmarks/.build/x86_64-unknown-linux-gnu/release
-for module in Net NetAsyncHTTPClient NetCore NetLoad NetMultipart NetObservability NetOpenAPI NetTransport BenchmarkSupport NetBenchmarks; do
+for module in Net NetAsyncHTTPClient NetCore NetLoad NetMultipart NetObservability NetOpenAPI NetReachability CNetlink NetTransport BenchmarkSupport CHeapProbe NetBenchmarks; do
     rm -rf "$release/$module.build"
 done
 touch Benchmarks/Package.swift

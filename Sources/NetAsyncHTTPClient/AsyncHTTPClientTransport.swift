@@ -69,7 +69,7 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
     ///
     /// The work that does not wait is in synchronous helpers: an async function keeps its
     /// temporaries in a frame allocated from the task, and each frame over about 1 KB is a
-    /// `malloc` of its own (in an attempt's new task, every time; Benchmarks/NOTEBOOK.md, §0).
+    /// `malloc` of its own (in an attempt's new task, every time; Benchmarks/NOTEBOOK.md, "Async frames under the slab").
     ///
     /// In an attempt run in its caller's task (``stopsExchangesOnDeadline(_:)``), the exchange is
     /// attached to the deadline's alarm before it first waits, and no request is sent again once

@@ -18,8 +18,8 @@ import NIOHTTP1
 /// on an event loop for every request and cancels it when the head arrives: two hand-offs to the
 /// event loop from Swift's pool, and when the loop has gone back to sleep in between, two
 /// wake-ups of its thread. Measured at 64 requests in flight, that was most of the context
-/// switches Net added to AsyncHTTPClient's own (Benchmarks/NOTEBOOK.md). The pipeline's deadline
-/// cancels the exchange instead (``cancel()``).
+/// switches Net added to AsyncHTTPClient's own (Benchmarks/NOTEBOOK.md, "AsyncHTTPClientTransport
+/// on the delegate API"). The pipeline's deadline cancels the exchange instead (``cancel()``).
 ///
 /// The head is handed over at the end of the event loop's turn that read it, so a small body that
 /// came in the same read reaches the caller with its head, in one hand-off; a body still coming

@@ -9,7 +9,7 @@ import Foundation
 /// of request body sent, completion) to `delegateQueue.addOperation { }`, from the session's one
 /// serial work queue, which is where libcurl runs. On a plain `OperationQueue` each block becomes
 /// a `BlockOperation` with a condition, two locks and three key-path checks (about 7 µs per
-/// callback, Benchmarks/NOTEBOOK.md); on a serial dispatch queue it still wakes a second thread per
+/// callback, Docs/Linux-notes.md); on a serial dispatch queue it still wakes a second thread per
 /// callback, and while that thread waits for the core, the blocks queue up holding the body's
 /// chunks (665 blocks, about 10 MiB, in a 100 MiB download). Run in place, the callbacks keep the
 /// order the work queue gives them, nothing waits between libcurl and the transport, and a body

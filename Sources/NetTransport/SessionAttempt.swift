@@ -11,7 +11,7 @@ import NetCore
 /// method of the session with ten parameters, the attempt's frame held each parameter and the
 /// session's generic context (1,648 bytes); this one keeps a reference (the attempt's task
 /// captures it with the request, its number and its destination), and the work that does not
-/// wait is in synchronous functions (Benchmarks/NOTEBOOK.md, §0).
+/// wait is in synchronous functions (Benchmarks/NOTEBOOK.md, "Async frames under the slab").
 final class SessionAttempt: Sendable {
     /// The session whose `interceptRequest` signs each attempt; `nil` when it does not observe
     /// attempts (a `NetworkClient` without interceptors).

@@ -3,10 +3,12 @@ import BenchmarkSupport
 import Foundation
 import Net
 
-/// 2. Small GETs over loopback, sequential and with 64 in flight, through each client.
+/// §2 of Docs/Benchmarks.md (100 MB transfers), and small GETs one after another and 64 in flight
+/// through each client (package-benchmark's regression checks; §0's NetLoad figures are the comparison).
 func httpBenchmarks() {
     // package-benchmark's own CPU metric ticks in 10 ms steps; this one is getrusage's, per request
-    // (the whole process: the client and the in-process server, which is the same for every client).
+    // (the whole process: the client alone with NET_BENCH_SERVER, as Benchmarks/full-run.sh runs
+    // it; else the client and the in-process server, which is the same for every client).
     let cpuPerRequest = BenchmarkMetric.custom("CPU µs per request (process)", polarity: .prefersSmaller, useScalingFactor: false)
     let metrics: [BenchmarkMetric] = [.throughput, .wallClock, cpuPerRequest, .peakMemoryResident]
     for client in Client.allCases {

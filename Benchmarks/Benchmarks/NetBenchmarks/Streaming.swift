@@ -6,7 +6,7 @@ import Net
 import NetAsyncHTTPClient
 import NIOCore
 
-/// 3. 1 GiB read as it arrives: Net's `requestStream` on AsyncHTTPClientTransport against raw
+/// 7. 1 GiB read as it arrives: Net's `requestStream` on AsyncHTTPClientTransport against raw
 /// AsyncHTTPClient configured the same way (redirects off, the same decompression limit, 8
 /// connections per host, no deadline during the body), and on URLSessionTransport for the record.
 /// Target: Net-AHC ≥ 0.9× raw AHC's throughput, peak resident growth ≤ 32 MiB.

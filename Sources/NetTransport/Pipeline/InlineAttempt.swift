@@ -6,8 +6,9 @@ import NetCore
 ///
 /// Such an attempt runs in its caller's task instead of one of its own. A task per attempt is
 /// there so that the deadline can cancel the attempt and not the caller, whose task would
-/// otherwise stay cancelled after the call; creating it, and waiting for it, cost 1 to 4 µs of
-/// the 30 µs a small GET takes on AsyncHTTPClient at 64 in flight (Benchmarks/NOTEBOOK.md, §0).
+/// otherwise stay cancelled after the call; creating it, and waiting for it, cost a few µs of the
+/// 30 to 35 µs a small GET took on AsyncHTTPClient at 64 in flight (Benchmarks/NOTEBOOK.md,
+/// "The attempt's task").
 package protocol DeadlineStoppableTransport: Transport {
     /// Whether an attempt for `request`, and for each request its redirects lead to, runs only
     /// exchanges that attach themselves (``InlineAttempt/attach(_:)``) and wait for nothing else.

@@ -26,7 +26,7 @@ struct RedirectStage: Sendable {
     ///
     /// What does not wait is in synchronous functions: an async function keeps its temporaries
     /// in a frame allocated from the task, and a frame over about 1 KB is a `malloc` of its own
-    /// (in an attempt's new task, every time; Benchmarks/NOTEBOOK.md, §0).
+    /// (in an attempt's new task, every time; Benchmarks/NOTEBOOK.md, "Async frames under the slab").
     @inline(never)  // a frame of its own; see above
     func exchange(
         _ request: NetworkRequest, through transport: any Transport, progress: TransportProgressHandler?,
