@@ -69,7 +69,7 @@ public struct NetworkMultipartForm: Sendable {
     /// The body as a stream of chunks of at most `chunkSize` bytes, replayable for retries and
     /// redirects. Its reader fails with a typed error if a file changes size meanwhile.
     public func bodyStream(chunkSize: Int = NetworkMultipartForm.defaultChunkSize) -> NetworkBodyStream {
-        let chunks = MultipartChunks(segments: segments, chunkSize: max(1, chunkSize))
+        let chunks = MultipartChunks(segments: segments, length: contentLength, chunkSize: max(1, chunkSize))
         return NetworkBodyStream(length: contentLength) { chunks }
     }
 
