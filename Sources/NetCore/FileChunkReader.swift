@@ -14,8 +14,9 @@ import Darwin
 /// send started): a file that shrinks or grows while it is sent is an error, never a truncated
 /// upload that looks like success.
 ///
-/// Shared by the multipart encoder and AsyncHTTPClientTransport's uploads, which read straight
-/// into the buffer they send (``read(into:)``) rather than through a `Data` copied once more.
+/// Shared by the multipart encoder and AsyncHTTPClientTransport's uploads, which both read
+/// straight into the buffer they send (``read(into:)``) rather than through a `Data` copied once
+/// more.
 package final class FileChunkReader {
     private let descriptor: Int32
     private let path: String
@@ -36,18 +37,6 @@ package final class FileChunkReader {
     /// Opens and closes the file, so an unreadable file fails when the form is built.
     package static func checkReadable(_ url: URL) throws {
         _ = try FileChunkReader(url: url, expectedSize: 0)
-    }
-
-    /// Up to `maximum` more bytes, or `nil` once exactly `expectedSize` bytes were read.
-    package func read(maximum: Int) throws -> Data? {
-        guard bytesRead < expectedSize else {
-            try readEnd()
-            return nil
-        }
-        var chunk = Data(count: Int(min(Int64(maximum), expectedSize - bytesRead)))
-        let count = try chunk.withUnsafeMutableBytes { try read(into: $0) ?? 0 }
-        if count < chunk.count { chunk.removeSubrange(count..<chunk.count) }
-        return chunk
     }
 
     /// Reads up to `buffer.count` more bytes into `buffer` and returns how many (at least one),
