@@ -1,5 +1,6 @@
 #if Observability  // the package trait: without it this file compiles to nothing
 import Foundation
+import NetCore
 @_spi(NetInternals) import NetTransport
 import Tracing
 
@@ -12,7 +13,8 @@ final class CallObservation: Sendable {
 
     /// An attempt in flight: its span and when it started.
     struct Attempt: Sendable {
-        let span: any Span
+        /// `nil` when the call is not traced (``ObservabilityInterceptor`` with `NoOpTracer`).
+        let span: (any Span)?
         let start: ContinuousClock.Instant
     }
 
@@ -21,27 +23,39 @@ final class CallObservation: Sendable {
         var injected: [String] = []
     }
 
-    let span: any Span
-    /// Where the call went, and that target's metric dimensions.
+    /// `nil` when the call is not traced (``ObservabilityInterceptor`` with `NoOpTracer`).
+    let span: (any Span)?
+    /// The call's request's method and URL, and the metric objects of where it went.
+    let method: NetworkHttpMethod
     let url: URL
-    let dimensions: [(String, String)]
+    let target: TargetInstruments
     private let state = Locked(State())
 
-    init(span: any Span, url: URL, dimensions: [(String, String)]) {
+    init(span: (any Span)?, request: NetworkRequest, target: TargetInstruments) {
         self.span = span
-        self.url = url
-        self.dimensions = dimensions
+        method = request.httpMethod
+        url = request.url
+        self.target = target
+    }
+
+    /// Whether `request` goes where the call did, so that the call's instruments are its own.
+    func sameTarget(as request: NetworkRequest) -> Bool {
+        request.httpMethod == method && request.url == url
     }
 
     /// Starts `attempt`; returns the header fields the previous attempt's context took, which
-    /// the new request must not carry on. An attempt whose result never came back to this
-    /// interceptor ends here.
+    /// the new request must not carry on (and which are then forgotten). An attempt whose result
+    /// never came back to this interceptor ends here.
+    @discardableResult
     func begin(_ attempt: Attempt) -> [String] {
         let (unfinished, injected) = state.withLock { state in
-            defer { state.attempt = attempt }
+            defer {
+                state.attempt = attempt
+                state.injected = []
+            }
             return (state.attempt, state.injected)
         }
-        unfinished?.span.end()
+        unfinished?.span?.end()
         return injected
     }
 

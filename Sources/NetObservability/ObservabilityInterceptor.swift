@@ -24,17 +24,44 @@ import Tracing
 /// tracer), records `http.client.request.duration`, and logs one line at ``attemptLogLevel``. URLs
 /// are redacted as everywhere in Net. Place it last among the interceptors, so it sees the
 /// request as sent and every attempt's own result. It does nothing outside a `NetworkClient`.
+///
+/// With swift-distributed-tracing's `NoOpTracer` (the default when no tracer is bootstrapped)
+/// it starts no spans, binds no `ServiceContext` and injects nothing: those would all be
+/// discarded. Logs and metrics are unchanged.
 public struct ObservabilityInterceptor: NetworkCallInterceptor {
     /// Where the lines go; `nil` for no logging.
-    public let logger: Logger?
+    public var logger: Logger? { settings.logger }
     /// The level of the one line per call.
-    public let callLogLevel: Logger.Level
+    public var callLogLevel: Logger.Level { settings.callLogLevel }
     /// The level of the one line per attempt.
-    public let attemptLogLevel: Logger.Level
+    public var attemptLogLevel: Logger.Level { settings.attemptLogLevel }
     /// Where metrics go; `nil` for the one bootstrapped with `MetricsSystem`, read per call.
-    public let metricsFactory: (any MetricsFactory)?
+    public var metricsFactory: (any MetricsFactory)? { settings.metricsFactory }
     /// What starts spans; `nil` for the one bootstrapped with `InstrumentationSystem`, read per call.
-    public let tracer: (any Tracer)?
+    public var tracer: (any Tracer)? { settings.tracer }
+
+    /// Everything above in one object: the chain copies its interceptors with every call, and a
+    /// copy is then one reference, not a logger and two existentials.
+    private final class Settings: Sendable {
+        let logger: Logger?
+        let callLogLevel: Logger.Level
+        let attemptLogLevel: Logger.Level
+        let metricsFactory: (any MetricsFactory)?
+        let tracer: (any Tracer)?
+        /// The metric objects of the targets called so far.
+        let instruments = InstrumentTable()
+
+        init(logger: Logger?, callLogLevel: Logger.Level, attemptLogLevel: Logger.Level, metricsFactory: (any MetricsFactory)?,
+             tracer: (any Tracer)?) {
+            self.logger = logger
+            self.callLogLevel = callLogLevel
+            self.attemptLogLevel = attemptLogLevel
+            self.metricsFactory = metricsFactory
+            self.tracer = tracer
+        }
+    }
+
+    private let settings: Settings
 
     /// Creates the interceptor; by default it logs to `Logger(label: "net")` and uses the
     /// bootstrapped metrics and tracing backends.
@@ -42,38 +69,43 @@ public struct ObservabilityInterceptor: NetworkCallInterceptor {
         logger: Logger? = Logger(label: "net"), callLogLevel: Logger.Level = .info, attemptLogLevel: Logger.Level = .debug,
         metricsFactory: (any MetricsFactory)? = nil, tracer: (any Tracer)? = nil
     ) {
-        self.logger = logger
-        self.callLogLevel = callLogLevel
-        self.attemptLogLevel = attemptLogLevel
-        self.metricsFactory = metricsFactory
-        self.tracer = tracer
+        settings = Settings(logger: logger, callLogLevel: callLogLevel, attemptLogLevel: attemptLogLevel,
+                            metricsFactory: metricsFactory, tracer: tracer)
     }
 
     private var currentTracer: any Tracer { tracer ?? InstrumentationSystem.tracer }
+
+    /// Whether `tracer` keeps what it is given: `NoOpTracer`'s spans and context are discarded.
+    /// The type compared, not cast: a cast looks up a conformance on every call.
+    private static func traces(with tracer: any Tracer) -> Bool {
+        ObjectIdentifier(type(of: tracer)) != ObjectIdentifier(NoOpTracer.self)
+    }
     private var currentFactory: any MetricsFactory { metricsFactory ?? MetricsSystem.factory }
 
     /// The call's span, its count among active requests, and its log line.
     public func interceptCall(
         _ request: NetworkRequest, proceed: @Sendable (NetworkRequest) async -> NetworkCallResult
     ) async throws -> NetworkCallResult {
-        let dimensions = HTTPClientConventions.dimensions(of: request)
-        let active = Meter(label: HTTPClientConventions.activeRequests, dimensions: dimensions, factory: currentFactory)
-        active.increment(by: 1)
-        defer { active.decrement(by: 1) }
-        let span = currentTracer.startSpan(request.httpMethod.rawValue, context: ServiceContext.current ?? .topLevel, ofKind: .client)
-        if span.isRecording { span.attributes = HTTPClientConventions.spanAttributes(of: request) }
-        let call = CallObservation(span: span, url: request.url, dimensions: dimensions)
+        let target = settings.instruments.instruments(for: request, factory: currentFactory)
+        target.activeRequests.increment(by: 1)
+        defer { target.activeRequests.decrement(by: 1) }
+        let tracer = currentTracer
+        let span = Self.traces(with: tracer)
+            ? tracer.startSpan(request.httpMethod.rawValue, context: ServiceContext.current ?? .topLevel, ofKind: .client) : nil
+        if let span, span.isRecording { span.attributes = HTTPClientConventions.spanAttributes(of: request) }
+        let call = CallObservation(span: span, request: request, target: target)
         let start = ContinuousClock.now
         let result = await CallObservation.$current.withValue(call) {
-            await ServiceContext.$current.withValue(span.context) { await proceed(request) }
+            guard let span else { return await proceed(request) }
+            return await ServiceContext.$current.withValue(span.context) { await proceed(request) }
         }
         let status = result.response?.statusCode
         // An attempt whose result this interceptor did not see (the call failed while it ran, or
         // an interceptor after this one asked for a retry the budget then refused) ends with the
         // call's outcome.
-        if let attempt = call.end() {
-            HTTPClientConventions.finish(attempt.span, status: status, error: result.error)
-            attempt.span.end()
+        if let attempt = call.end(), let span = attempt.span {
+            HTTPClientConventions.finish(span, status: status, error: result.error)
+            span.end()
         }
         finishCall(call, request: request, status: status, error: result.error, duration: ContinuousClock.now - start,
                    metrics: result.metrics)
@@ -83,9 +115,13 @@ public struct ObservabilityInterceptor: NetworkCallInterceptor {
     /// Starts the attempt's span and puts its trace context into the request's header fields.
     public func interceptRequest(_ request: NetworkRequest) async throws -> NetworkRequest {
         guard let call = CallObservation.current else { return request }
+        guard let callSpan = call.span else {
+            call.begin(CallObservation.Attempt(span: nil, start: .now))  // nothing injected to remove
+            return request
+        }
         var request = request
         let tracer = currentTracer
-        let span = tracer.startSpan(request.httpMethod.rawValue, context: call.span.context, ofKind: .client)
+        let span = tracer.startSpan(request.httpMethod.rawValue, context: callSpan.context, ofKind: .client)
         if span.isRecording { span.attributes = HTTPClientConventions.spanAttributes(of: request) }
         // A retry's request carries the previous attempt's fields; none of them may survive
         // into this attempt's context.
@@ -93,8 +129,12 @@ public struct ObservabilityInterceptor: NetworkCallInterceptor {
         for name in previous { request.headers.remove(name: name) }
         var carrier = TraceContextCarrier(headers: request.headers)
         tracer.inject(span.context, into: &carrier, using: TraceContextInjector())
-        request.headers = carrier.headers
-        call.injected(carrier.written)
+        // Left alone when the tracer wrote nothing (a no-op tracer): setting the fields would
+        // copy the request's storage, which the caller still holds.
+        if !carrier.written.isEmpty {
+            request.headers = carrier.headers
+            call.injected(carrier.written)
+        }
         if !carrier.rejected.isEmpty {
             logger?.warning("the tracer's context fields \(carrier.rejected) are not valid header fields and were not sent",
                             metadata: HTTPClientConventions.metadata(of: request))
@@ -112,21 +152,13 @@ public struct ObservabilityInterceptor: NetworkCallInterceptor {
         case .success(let response): (response.statusCode, nil)
         case .failure(let failure): (nil, failure)
         }
-        let span = attempt.span
-        if retryNumber > 0, span.isRecording { span.attributes[HTTPClientConventions.resendCount] = Int64(retryNumber) }
-        if span.isRecording, case .success(let response) = result {
-            for hop in response.metrics.attempts where hop.retryNumber == retryNumber && hop.redirectNumber > 0 {
-                span.addEvent(SpanEvent(name: "redirect", attributes: [HTTPClientConventions.fullURL: .string(hop.redactedURL)]))
-            }
+        if let span = attempt.span {
+            finishAttempt(span, retryNumber: retryNumber, result: result, status: status, error: error)
         }
-        HTTPClientConventions.finish(span, status: status, error: error)
-        span.end()
-        // Foundation's URL accessors parse the string each time: the call's are reused when the
-        // attempt goes where the call did.
-        var dimensions = request.url == call.url ? call.dimensions : HTTPClientConventions.dimensions(of: request)
-        if let status { dimensions.append((HTTPClientConventions.statusCode, String(status.rawValue))) }
-        if let type = HTTPClientConventions.errorTypeValue(status: status, error: error) { dimensions.append((HTTPClientConventions.errorType, type)) }
-        Timer(label: HTTPClientConventions.requestDuration, dimensions: dimensions, factory: currentFactory)
+        // The call's instruments, when the attempt goes where the call did (an interceptor before
+        // this one may have sent it elsewhere).
+        let target = call.sameTarget(as: request) ? call.target : settings.instruments.instruments(for: request, factory: currentFactory)
+        target.duration(status: status, errorType: HTTPClientConventions.errorTypeValue(status: status, error: error))
             .recordNanoseconds(duration.wholeNanoseconds)
         if let logger, logger.logLevel <= attemptLogLevel {
             var metadata = HTTPClientConventions.metadata(of: request)
@@ -137,15 +169,31 @@ public struct ObservabilityInterceptor: NetworkCallInterceptor {
         return .nothing
     }
 
+    /// Ends an attempt's span: its resend count, its redirects as events, its outcome.
+    private func finishAttempt(
+        _ span: any Span, retryNumber: Int, result: Result<NetworkSessionInterception, any Error>, status: HTTPCode?, error: (any Error)?
+    ) {
+        if retryNumber > 0, span.isRecording { span.attributes[HTTPClientConventions.resendCount] = Int64(retryNumber) }
+        if span.isRecording, case .success(let response) = result {
+            for hop in response.metrics.attempts where hop.retryNumber == retryNumber && hop.redirectNumber > 0 {
+                span.addEvent(SpanEvent(name: "redirect", attributes: [HTTPClientConventions.fullURL: .string(hop.redactedURL)]))
+            }
+        }
+        HTTPClientConventions.finish(span, status: status, error: error)
+        span.end()
+    }
+
     private func finishCall(
         _ call: CallObservation, request: NetworkRequest, status: HTTPCode?, error: (any Error)?, duration: Duration, metrics: NetworkMetrics
     ) {
-        if call.span.isRecording {
-            call.span.attributes["net.attempt_count"] = Int64(metrics.retries.count + 1)
-            call.span.attributes["net.redirect_count"] = Int64(metrics.redirectCount)
+        if let span = call.span {
+            if span.isRecording {
+                span.attributes["net.attempt_count"] = Int64(metrics.retries.count + 1)
+                span.attributes["net.redirect_count"] = Int64(metrics.redirectCount)
+            }
+            HTTPClientConventions.finish(span, status: status, error: error)
+            span.end()
         }
-        HTTPClientConventions.finish(call.span, status: status, error: error)
-        call.span.end()
         guard let logger, logger.logLevel <= callLogLevel else { return }
         var metadata = HTTPClientConventions.metadata(of: request)
         metadata["net.attempts"] = .stringConvertible(metrics.retries.count + 1)

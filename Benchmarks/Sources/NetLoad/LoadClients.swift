@@ -156,7 +156,10 @@ extension LoadClient {
 
 /// The session layer alone, without a network: `canned` (a session on a transport that returns
 /// one response), `canned-client` (NetworkClient, no interceptors, on that transport),
-/// `canned-stream` (the same client, `requestStream` with its body read to the end), `stub` (on StubTransport), `client` (NetworkClient with RetryPolicy on the stub).
+/// `canned-stream` (the same client, `requestStream` with its body read to the end), `canned-observed`
+/// (`canned-client` with `ObservabilityInterceptor` on no-op backends, as package-benchmark's §10),
+/// `canned-traced` (the same with a tracer that is not the no-op one, whose spans do not record),
+/// `stub` (on StubTransport), `client` (NetworkClient with RetryPolicy on the stub).
 struct SessionScenario {
     let send: @Sendable () async throws -> Void
 
@@ -175,6 +178,12 @@ struct SessionScenario {
                 let response = try await client.requestStream(for: request)
                 for try await _ in response.body {}
             }
+        case "canned-observed":
+            let client = try ObservedClient.make(traced: false)
+            send = { _ = try await client.requestData(for: request) }
+        case "canned-traced":
+            let client = try ObservedClient.make(traced: true)
+            send = { _ = try await client.requestData(for: request) }
         case "stub":
             let session = BareSession(transport: StubTransport { _ in .text("ok") })
             send = { _ = try await session.requestData(for: request) }

@@ -1,0 +1,169 @@
+#if Observability  // the package trait
+import Foundation
+import InMemoryLogging
+import Logging
+import Metrics
+import MetricsTestKit
+import Net
+import NetObservability
+import NetTestSupport
+import Testing
+import Tracing
+
+/// swift-metrics' test factory, counting the meters and timers it is asked to make: how the
+/// interceptor keeps its metric objects shows in how many it asks for.
+final class CountingMetrics: MetricsFactory {
+    let base = TestMetrics()
+    private let made = LockedValue<(meters: Int, timers: Int)>((0, 0))
+
+    var meters: Int { made.value.meters }
+    var timers: Int { made.value.timers }
+
+    func makeCounter(label: String, dimensions: [(String, String)]) -> any CounterHandler {
+        base.makeCounter(label: label, dimensions: dimensions)
+    }
+
+    func makeRecorder(label: String, dimensions: [(String, String)], aggregate: Bool) -> any RecorderHandler {
+        base.makeRecorder(label: label, dimensions: dimensions, aggregate: aggregate)
+    }
+
+    func makeMeter(label: String, dimensions: [(String, String)]) -> any MeterHandler {
+        made.withLock { $0.meters += 1 }
+        return base.makeMeter(label: label, dimensions: dimensions)
+    }
+
+    func makeTimer(label: String, dimensions: [(String, String)]) -> any TimerHandler {
+        made.withLock { $0.timers += 1 }
+        return base.makeTimer(label: label, dimensions: dimensions)
+    }
+
+    func destroyCounter(_ handler: any CounterHandler) { base.destroyCounter(handler) }
+    func destroyRecorder(_ handler: any RecorderHandler) { base.destroyRecorder(handler) }
+    func destroyMeter(_ handler: any MeterHandler) { base.destroyMeter(handler) }
+    func destroyTimer(_ handler: any TimerHandler) { base.destroyTimer(handler) }
+}
+
+/// Sends every attempt to `https://moved.example` instead, as an interceptor placed before
+/// `ObservabilityInterceptor` may.
+struct MoveToOtherHost: NetworkInterceptor {
+    func interceptRequest(_ request: NetworkRequest) async throws -> NetworkRequest {
+        var request = request
+        request.url = try #require(URL(string: "https://moved.example/elsewhere"))
+        return request
+    }
+}
+
+/// The interceptor sits above the transport, so a stub answers: these tests are about which
+/// metric objects it makes and keeps, not about the network.
+@Suite("ObservabilityInterceptor keeps its metric objects from call to call")
+struct MetricObjectsReuseTests {
+    let metrics = CountingMetrics()
+
+    func client(_ before: [any NetworkInterceptor] = [], tracer: any Tracer = NoOpTracer(), logs: InMemoryLogHandler? = nil,
+                status: HTTPCode = .ok) -> NetworkClient {
+        let logger = logs.map { logs in Logger(label: "net-test") { _ in logs } }
+        let observability = ObservabilityInterceptor(logger: logger, metricsFactory: metrics, tracer: tracer)
+        return NetworkClient(transport: StubTransport { _ in .text("ok", status: status) }, interceptors: before + [observability])
+    }
+
+    @Test("one meter per method and origin, one timer per outcome: a path or a repeat makes none")
+    func madeOncePerTarget() async throws {
+        let client = client()
+        _ = try await client.requestData(for: "https://a.example/x")
+        _ = try await client.requestData(for: "https://a.example/y?page=2")
+        _ = try await client.requestData(for: "https://a.example/x")
+        #expect(metrics.meters == 1 && metrics.timers == 1)
+        _ = try await client.requestData(for: try NetworkRequest(url: "https://a.example/x", httpMethod: .post))
+        _ = try await client.requestData(for: "https://b.example:8443/")
+        _ = try await client.requestData(for: "https://b.example:8443/z")
+        #expect(metrics.meters == 3 && metrics.timers == 3)
+        let b = [("http.request.method", "GET"), ("server.address", "b.example"), ("server.port", "8443"), ("url.scheme", "https")]
+        #expect(try metrics.base.expectTimer("http.client.request.duration", b + [("http.response.status_code", "200")]).values.count == 2)
+        #expect(try metrics.base.expectMeter("http.client.active_requests", b).values == [1, 0, 1, 0])
+    }
+
+    @Test("each status gets its own timer, kept: a 404 after 200s makes one more, the next 404 none")
+    func timerPerOutcome() async throws {
+        let ok = client()
+        let missing = NetworkClient(transport: StubTransport { _ in .status(.notFound) },
+                                    interceptors: [ObservabilityInterceptor(logger: nil, metricsFactory: metrics, tracer: NoOpTracer())])
+        _ = try await ok.requestData(for: "https://a.example/x")
+        _ = try? await missing.requestData(for: "https://a.example/x")
+        _ = try? await missing.requestData(for: "https://a.example/x")
+        // Two interceptors, two tables: each made its own meter.
+        #expect(metrics.meters == 2 && metrics.timers == 2)
+        let a = [("http.request.method", "GET"), ("server.address", "a.example"), ("server.port", "443"), ("url.scheme", "https")]
+        let notFound = try metrics.base.expectTimer("http.client.request.duration",
+                                                    a + [("http.response.status_code", "404"), ("error.type", "404")])
+        #expect(notFound.values.count == 2)
+    }
+
+    @Test("a URL with credentials is never kept: its metric objects are made for each call")
+    func credentialsNotKept() async throws {
+        let client = client()
+        _ = try await client.requestData(for: "https://user:secret@a.example/x")
+        _ = try await client.requestData(for: "https://user:secret@a.example/x")
+        #expect(metrics.meters == 2 && metrics.timers == 2)
+    }
+
+    @Test("past 256 targets the table stops growing: a new target's objects are made per call, the kept ones still reused")
+    func boundedTable() async throws {
+        let client = client()
+        for host in 0..<256 { _ = try await client.requestData(for: "https://h\(host).example/") }
+        #expect(metrics.meters == 256)
+        _ = try await client.requestData(for: "https://overflow.example/")
+        _ = try await client.requestData(for: "https://overflow.example/")
+        #expect(metrics.meters == 258)
+        _ = try await client.requestData(for: "https://h0.example/")
+        _ = try await client.requestData(for: "https://h255.example/")
+        #expect(metrics.meters == 258)
+    }
+
+    @Test("an attempt sent elsewhere than the call is timed under its own host")
+    func attemptElsewhere() async throws {
+        _ = try await client([MoveToOtherHost()]).requestData(for: "https://a.example/x")
+        let moved = [("http.request.method", "GET"), ("server.address", "moved.example"), ("server.port", "443"), ("url.scheme", "https"),
+                     ("http.response.status_code", "200")]
+        #expect(try metrics.base.expectTimer("http.client.request.duration", moved).values.count == 1)
+        let called = [("http.request.method", "GET"), ("server.address", "a.example"), ("server.port", "443"), ("url.scheme", "https")]
+        #expect(try metrics.base.expectMeter("http.client.active_requests", called).values == [1, 0])
+    }
+
+    @Test("with NoOpTracer no trace fields are sent and no ServiceContext is bound, and the call is still logged and measured")
+    func noOpTracer() async throws {
+        let logs = InMemoryLogHandler()
+        let contextBound = LockedValue<Bool?>(nil)
+        let stub = StubTransport { _ in
+            contextBound.withLock { $0 = ServiceContext.current != nil }
+            return .text("ok")
+        }
+        var logger = Logger(label: "net-test") { _ in logs }
+        logger.logLevel = .debug
+        let client = NetworkClient(transport: stub, interceptors: [
+            ObservabilityInterceptor(logger: logger, metricsFactory: metrics, tracer: NoOpTracer()),
+        ])
+        _ = try await client.requestData(for: "https://a.example/x")
+        let sent = try #require(stub.requests.first).request
+        #expect(sent.headers.contains(name: "traceparent") == false)
+        #expect(contextBound.value == false)
+        #expect(logs.entries.count == 2)  // the call's line and the attempt's
+        #expect(metrics.meters == 1 && metrics.timers == 1)
+    }
+
+    @Test("with a tracer that is not the no-op one, the call's context is bound and the attempt's injected (the span path runs)")
+    func realTracerInjects() async throws {
+        let contextBound = LockedValue<Bool?>(nil)
+        let stub = StubTransport { _ in
+            contextBound.withLock { $0 = ServiceContext.current != nil }
+            return .text("ok")
+        }
+        let client = NetworkClient(transport: stub, interceptors: [
+            ObservabilityInterceptor(logger: nil, metricsFactory: metrics, tracer: W3CTestTracer()),
+        ])
+        _ = try await client.requestData(for: "https://a.example/x")
+        let sent = try #require(stub.requests.first).request
+        #expect(sent.headers.contains(name: "traceparent"))
+        #expect(contextBound.value == true)
+    }
+}
+#endif
