@@ -4,23 +4,34 @@ import Metrics
 import NetCore
 @_spi(NetInternals) import NetTransport
 
-/// Every target's ``TargetInstruments``, made by the metrics factory in use: a table of at most
-/// ``maximumTargets`` entries, emptied when the factory's type changes (`MetricsSystem`
-/// bootstrapped after the first calls: swift-metrics allows one bootstrap, so a new factory is
-/// one of a new type). Past its size, or for a URL whose authority carries credentials (never kept
-/// here), a call's instruments are made for that call alone, as if there were no table.
+/// Every target's ``TargetInstruments``, per metrics factory: a table of at most
+/// ``maximumTargets`` entries. A factory is told by its instance, not its type: swift-metrics
+/// binds factories per task (`withMetricsFactory`), so two factories of one type can be in use at
+/// once, and neither may record into the other's objects. An entry holds its factory, so an
+/// instance's identity is never reused while its entries live. Past the table's size, for a
+/// factory that is a value (boxed anew for every call, so never found again), and for a URL whose
+/// authority carries credentials, a call's instruments are made for that call alone, as if there
+/// were no table.
 final class InstrumentTable: Sendable {
     private struct Key: Hashable, Sendable {
+        let factory: ObjectIdentifier
         let method: String
         let origin: Substring
     }
 
+    /// The call before: its factory, URL and method, with their instruments. Most calls go where
+    /// the one before went, and comparing URLs costs less than finding the origin and hashing.
+    /// Only a URL with no query or fragment is kept here (a query may carry a token).
+    private struct Recent: Sendable {
+        let factory: ObjectIdentifier
+        let url: URL
+        let method: String
+        let instruments: TargetInstruments
+    }
+
     private struct State: Sendable {
-        var factory: ObjectIdentifier?
         var targets: [Key: TargetInstruments] = [:]
-        /// The URL and method of the call before, with their instruments: most calls go where
-        /// the one before went, and comparing URLs costs less than finding the origin and hashing.
-        var recent: (url: URL, method: String, instruments: TargetInstruments)?
+        var recent: Recent?
     }
 
     /// Distinct targets kept: an application calls a handful of hosts; a crawler that calls
@@ -29,43 +40,41 @@ final class InstrumentTable: Sendable {
 
     private let state = Locked(State())
 
-    /// The instruments of `request`'s target, made by `factory`.
-    func instruments(for request: NetworkRequest, factory: any MetricsFactory) -> TargetInstruments {
-        // The type, not the instance: telling a class instance from a value needs a dynamic cast,
-        // which cost more than the table saves.
-        let identity = ObjectIdentifier(type(of: factory))
+    /// Who `factory` is: its instance's identity (a value factory's is a new box's, never found
+    /// again). A cast, so an interceptor given its factory takes it once.
+    static func identity(of factory: any MetricsFactory) -> ObjectIdentifier {
+        ObjectIdentifier(factory as AnyObject)
+    }
+
+    /// The instruments of `request`'s target, made by `factory`, whose ``identity(of:)`` is
+    /// `identity`.
+    func instruments(for request: NetworkRequest, factory: any MetricsFactory, identity: ObjectIdentifier) -> TargetInstruments {
         let url = request.url
         let method = request.httpMethod.rawValue
         let recent = state.withLock { state -> TargetInstruments? in
-            if state.factory != identity {
-                state.factory = identity
-                state.targets.removeAll()
-                state.recent = nil
-            }
-            guard let recent = state.recent, recent.method == method, recent.url == url else { return nil }
+            guard let recent = state.recent, recent.factory == identity, recent.method == method, recent.url == url else { return nil }
             return recent.instruments
         }
         if let recent { return recent }
-        guard let origin = TargetInstruments.origin(of: url) else {
-            return Self.make(for: request, factory: factory)
-        }
-        let key = Key(method: method, origin: origin)
+        guard let (origin, plain) = TargetInstruments.origin(of: url) else { return Self.make(for: request, factory: factory) }
+        let key = Key(factory: identity, method: method, origin: origin)
         if let found = state.withLock({ state -> TargetInstruments? in
-            guard state.factory == identity, let found = state.targets[key] else { return nil }
-            state.recent = (url, method, found)
+            guard let found = state.targets[key] else { return nil }
+            if plain { state.recent = Recent(factory: identity, url: url, method: method, instruments: found) }
             return found
         }) {
             return found
         }
         let made = Self.make(for: request, factory: factory)
+        // Checked only here, on a miss: the cast costs more than the rest of a lookup.
+        guard type(of: factory) is AnyClass else { return made }
         // The origin copied out of the URL's string, so that the table does not keep whole URLs.
-        let stored = Key(method: method, origin: Substring(String(origin)))
+        let stored = Key(factory: identity, method: method, origin: Substring(String(origin)))
         return state.withLock { state in
-            guard state.factory == identity else { return made }
             if let kept = state.targets[stored] { return kept }
             guard state.targets.count < Self.maximumTargets else { return made }
             state.targets[stored] = made
-            state.recent = (url, method, made)
+            if plain { state.recent = Recent(factory: identity, url: url, method: method, instruments: made) }
             return made
         }
     }

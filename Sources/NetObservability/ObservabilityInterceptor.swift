@@ -50,6 +50,8 @@ public struct ObservabilityInterceptor: NetworkCallInterceptor {
         let tracer: (any Tracer)?
         /// The metric objects of the targets called so far.
         let instruments = InstrumentTable()
+        /// `metricsFactory`'s ``InstrumentTable/identity(of:)``, taken once.
+        let factoryIdentity: ObjectIdentifier?
 
         init(logger: Logger?, callLogLevel: Logger.Level, attemptLogLevel: Logger.Level, metricsFactory: (any MetricsFactory)?,
              tracer: (any Tracer)?) {
@@ -58,6 +60,7 @@ public struct ObservabilityInterceptor: NetworkCallInterceptor {
             self.attemptLogLevel = attemptLogLevel
             self.metricsFactory = metricsFactory
             self.tracer = tracer
+            factoryIdentity = metricsFactory.map(InstrumentTable.identity(of:))
         }
     }
 
@@ -80,13 +83,21 @@ public struct ObservabilityInterceptor: NetworkCallInterceptor {
     private static func traces(with tracer: any Tracer) -> Bool {
         ObjectIdentifier(type(of: tracer)) != ObjectIdentifier(NoOpTracer.self)
     }
-    private var currentFactory: any MetricsFactory { metricsFactory ?? MetricsSystem.factory }
+    /// The instruments of `request`'s target, from the factory given or the one `MetricsSystem`
+    /// gives this call (bootstrapped, or bound to the task with `withMetricsFactory`).
+    private func instruments(for request: NetworkRequest) -> TargetInstruments {
+        if let factory = settings.metricsFactory, let identity = settings.factoryIdentity {
+            return settings.instruments.instruments(for: request, factory: factory, identity: identity)
+        }
+        let factory = MetricsSystem.factory
+        return settings.instruments.instruments(for: request, factory: factory, identity: InstrumentTable.identity(of: factory))
+    }
 
     /// The call's span, its count among active requests, and its log line.
     public func interceptCall(
         _ request: NetworkRequest, proceed: @Sendable (NetworkRequest) async -> NetworkCallResult
     ) async throws -> NetworkCallResult {
-        let target = settings.instruments.instruments(for: request, factory: currentFactory)
+        let target = instruments(for: request)
         target.activeRequests.increment(by: 1)
         defer { target.activeRequests.decrement(by: 1) }
         let tracer = currentTracer
@@ -157,7 +168,7 @@ public struct ObservabilityInterceptor: NetworkCallInterceptor {
         }
         // The call's instruments, when the attempt goes where the call did (an interceptor before
         // this one may have sent it elsewhere).
-        let target = call.sameTarget(as: request) ? call.target : settings.instruments.instruments(for: request, factory: currentFactory)
+        let target = call.sameTarget(as: request) ? call.target : instruments(for: request)
         target.duration(status: status, errorType: HTTPClientConventions.errorTypeValue(status: status, error: error))
             .recordNanoseconds(duration.wholeNanoseconds)
         if let logger, logger.logLevel <= attemptLogLevel {

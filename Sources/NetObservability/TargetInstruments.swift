@@ -57,27 +57,30 @@ final class TargetInstruments: Sendable {
     }
 
     /// The origin of `url` as it is spelled (`scheme://authority`), the part of the URL its
-    /// dimensions come from; `nil` when the authority carries credentials (never kept in a
-    /// table) or the URL has none.
-    static func origin(of url: URL) -> Substring? {
+    /// dimensions come from, and whether the URL is `plain`: no query or fragment after its path
+    /// (a query may carry a token, so only a plain URL is kept whole). `nil` when the authority
+    /// carries credentials (never kept in a table) or the URL has none.
+    static func origin(of url: URL) -> (origin: Substring, plain: Bool)? {
         var text = url.absoluteString
         // The bytes scanned as a buffer: String's generic collection methods cost more than the
         // rest of the lookup together.
-        let end = text.withUTF8 { bytes -> Int? in
+        let found = text.withUTF8 { bytes -> (end: Int, plain: Bool)? in
             guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon + 2 < bytes.count,
                   bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/") else { return nil }
             var end = colon + 3
             while end < bytes.count {
                 switch bytes[end] {
-                case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"): return end
+                case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"):
+                    let plain = !bytes[end...].contains { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
+                    return (end, plain)
                 case UInt8(ascii: "@"): return nil
                 default: end += 1
                 }
             }
-            return end
+            return (end, true)
         }
-        guard let end else { return nil }
-        return text[..<text.utf8.index(text.startIndex, offsetBy: end)]
+        guard let found else { return nil }
+        return (text[..<text.utf8.index(text.startIndex, offsetBy: found.end)], found.plain)
     }
 }
 #endif

@@ -82,20 +82,54 @@ struct MetricObjectsReuseTests {
         #expect(try metrics.base.expectMeter("http.client.active_requests", b).values == [1, 0, 1, 0])
     }
 
-    @Test("each status gets its own timer, kept: a 404 after 200s makes one more, the next 404 none")
+    @Test("each status gets its own timer, kept: a 404 after a 200 makes one more, the next 404 none")
     func timerPerOutcome() async throws {
-        let ok = client()
-        let missing = NetworkClient(transport: StubTransport { _ in .status(.notFound) },
-                                    interceptors: [ObservabilityInterceptor(logger: nil, metricsFactory: metrics, tracer: NoOpTracer())])
-        _ = try await ok.requestData(for: "https://a.example/x")
-        _ = try? await missing.requestData(for: "https://a.example/x")
-        _ = try? await missing.requestData(for: "https://a.example/x")
-        // Two interceptors, two tables: each made its own meter.
-        #expect(metrics.meters == 2 && metrics.timers == 2)
+        let client = NetworkClient(transport: StubTransport { request in
+            request.url.path == "/missing" ? .status(.notFound) : .text("ok")
+        }, interceptors: [ObservabilityInterceptor(logger: nil, metricsFactory: metrics, tracer: NoOpTracer())])
+        _ = try await client.requestData(for: "https://a.example/x")
+        #expect(metrics.meters == 1 && metrics.timers == 1)
+        _ = try? await client.requestData(for: "https://a.example/missing")
+        #expect(metrics.meters == 1 && metrics.timers == 2)
+        _ = try? await client.requestData(for: "https://a.example/missing")
+        #expect(metrics.meters == 1 && metrics.timers == 2)
         let a = [("http.request.method", "GET"), ("server.address", "a.example"), ("server.port", "443"), ("url.scheme", "https")]
         let notFound = try metrics.base.expectTimer("http.client.request.duration",
                                                     a + [("http.response.status_code", "404"), ("error.type", "404")])
         #expect(notFound.values.count == 2)
+    }
+
+    @Test("past 64 outcomes for one target the timers stop being kept: a new status's timer is made per call, the kept ones reused")
+    func boundedOutcomes() async throws {
+        let client = NetworkClient(transport: StubTransport { request in
+            .status(HTTPCode(rawValue: Int(request.url.lastPathComponent) ?? 200))
+        }, interceptors: [ObservabilityInterceptor(logger: nil, metricsFactory: metrics, tracer: NoOpTracer())])
+        for status in 200..<264 { _ = try await client.requestData(for: "https://a.example/s/\(status)") }
+        #expect(metrics.timers == 64)
+        _ = try await client.requestData(for: "https://a.example/s/264")
+        _ = try await client.requestData(for: "https://a.example/s/264")
+        #expect(metrics.timers == 66)
+        _ = try await client.requestData(for: "https://a.example/s/200")
+        _ = try await client.requestData(for: "https://a.example/s/263")
+        #expect(metrics.timers == 66 && metrics.meters == 1)
+    }
+
+    @Test("factories bound per task (withMetricsFactory) each get their own objects, never the other's")
+    func factoryPerTask() async throws {
+        let first = CountingMetrics()
+        let second = CountingMetrics()
+        // No factory given: the interceptor uses the one MetricsSystem gives each call.
+        let client = NetworkClient(transport: StubTransport { _ in .text("ok") },
+                                   interceptors: [ObservabilityInterceptor(logger: nil, tracer: NoOpTracer())])
+        try await withMetricsFactory(first) { _ = try await client.requestData(for: "https://a.example/x") }
+        try await withMetricsFactory(second) { _ = try await client.requestData(for: "https://a.example/x") }
+        try await withMetricsFactory(first) { _ = try await client.requestData(for: "https://a.example/x") }
+        #expect(first.meters == 1 && first.timers == 1)
+        #expect(second.meters == 1 && second.timers == 1)
+        let a = [("http.request.method", "GET"), ("server.address", "a.example"), ("server.port", "443"), ("url.scheme", "https"),
+                 ("http.response.status_code", "200")]
+        #expect(try first.base.expectTimer("http.client.request.duration", a).values.count == 2)
+        #expect(try second.base.expectTimer("http.client.request.duration", a).values.count == 1)
     }
 
     @Test("a URL with credentials is never kept: its metric objects are made for each call")

@@ -9,12 +9,14 @@ import Tracing
 /// interceptor recognises and skips) or ``NonRecordingTracer`` (whose spans it starts, ends and
 /// binds as it would a real tracer's).
 public enum ObservedClient {
-    /// `traced`: ``NonRecordingTracer``, else `NoOpTracer`.
-    public static func make(traced: Bool) throws -> NetworkClient {
+    /// `traced`: ``NonRecordingTracer``, else `NoOpTracer`. `factoryGiven`: the no-op factory
+    /// passed to the interceptor, else none (it then asks `MetricsSystem`, whose factory is the
+    /// no-op one when nothing was bootstrapped, on every call).
+    public static func make(traced: Bool, factoryGiven: Bool = true) throws -> NetworkClient {
         let tracer: any Tracer = traced ? NonRecordingTracer() : NoOpTracer()
         let observability = ObservabilityInterceptor(
             logger: Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() },
-            metricsFactory: NOOPMetricsHandler.instance, tracer: tracer)
+            metricsFactory: factoryGiven ? NOOPMetricsHandler.instance : nil, tracer: tracer)
         return NetworkClient(transport: try CannedTransport(), interceptors: [observability])
     }
 }

@@ -158,6 +158,7 @@ extension LoadClient {
 /// one response), `canned-client` (NetworkClient, no interceptors, on that transport),
 /// `canned-stream` (the same client, `requestStream` with its body read to the end), `canned-observed`
 /// (`canned-client` with `ObservabilityInterceptor` on no-op backends, as package-benchmark's §10),
+/// `canned-observed-system` (the same with no factory given: `MetricsSystem`'s, read per call),
 /// `canned-traced` (the same with a tracer that is not the no-op one, whose spans do not record),
 /// `stub` (on StubTransport), `client` (NetworkClient with RetryPolicy on the stub).
 struct SessionScenario {
@@ -180,6 +181,9 @@ struct SessionScenario {
             }
         case "canned-observed":
             let client = try ObservedClient.make(traced: false)
+            send = { _ = try await client.requestData(for: request) }
+        case "canned-observed-system":
+            let client = try ObservedClient.make(traced: false, factoryGiven: false)
             send = { _ = try await client.requestData(for: request) }
         case "canned-traced":
             let client = try ObservedClient.make(traced: true)

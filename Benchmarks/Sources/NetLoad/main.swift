@@ -3,7 +3,7 @@
 //
 //     taskset -c 1 .build/release/NetLoad server &          # prints its base URL
 //     taskset -c 0 .build/release/NetLoad run <client> <workload> <URL> [requests] [runs]
-//     taskset -c 0 .build/release/NetLoad session <canned|canned-client|canned-stream|canned-observed|canned-traced|stub|client|openapi-canned|openapi-bare> [requests] [runs] [in flight]
+//     taskset -c 0 .build/release/NetLoad session <canned|canned-client|canned-stream|canned-observed|canned-observed-system|canned-traced|stub|client|openapi-canned|openapi-bare> [requests] [runs] [in flight]
 //     taskset -c 0 .build/release/NetLoad sse-latency <net-ahc|net-urlsession> <URL> [events] [runs]
 //     taskset -c 0 .build/release/NetLoad openapi <client> <seq|par64|download> <URL> [requests or MB] [runs]
 //
@@ -29,7 +29,7 @@ func usage() -> Never {
         usage: NetLoad server
                NetLoad run <client> <seq|seqstream|par64|get100mb|dlfile100mb|upfile100mb|stream1g> <base URL> [requests] [runs]
                clients: raw-ahc net-ahc net-ahc-client net-ahc-exchange net-ahc-send raw-urlsession raw-urlsession-delegate net-urlsession net-urlsession-client
-               NetLoad session <canned|canned-client|canned-stream|canned-observed|canned-traced|stub|client|openapi-canned|openapi-bare> [requests] [runs] [in flight]
+               NetLoad session <canned|canned-client|canned-stream|canned-observed|canned-observed-system|canned-traced|stub|client|openapi-canned|openapi-bare> [requests] [runs] [in flight]
                NetLoad sse-latency <net-ahc|net-urlsession> <base URL> [events] [runs]
                NetLoad openapi <net-ahc|openapi-ahc|net-urlsession|openapi-urlsession> <seq|par64|download> <base URL> [requests or MB] [runs]
 
