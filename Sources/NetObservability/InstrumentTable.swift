@@ -5,13 +5,15 @@ import NetCore
 @_spi(NetInternals) import NetTransport
 
 /// Every target's ``TargetInstruments``, per metrics factory: a table of at most
-/// ``maximumTargets`` entries. A factory is told by its instance, not its type: swift-metrics
-/// binds factories per task (`withMetricsFactory`), so two factories of one type can be in use at
-/// once, and neither may record into the other's objects. An entry holds its factory, so an
-/// instance's identity is never reused while its entries live. Past the table's size, for a
-/// factory that is a value (boxed anew for every call, so never found again), and for a URL whose
-/// authority carries credentials, a call's instruments are made for that call alone, as if there
-/// were no table.
+/// ``maximumTargets`` entries, all factories together. A factory is told by its instance, not its
+/// type: swift-metrics binds factories per task (`withMetricsFactory`), so two factories of one
+/// type can be in use at once, and neither may record into the other's objects. An entry holds
+/// its factory, so an instance's identity is never reused while its entries live; when the table
+/// is full and holds other factories' entries, those are dropped (a test suite binds a factory
+/// per test, and the table must not keep them all). A factory that is a value is never entered
+/// (its identity is its box's, alive only for the call); past the table's size, for a value
+/// factory and for a URL whose authority carries credentials, a call's instruments are made for
+/// that call alone, as if there were no table.
 final class InstrumentTable: Sendable {
     private struct Key: Hashable, Sendable {
         let factory: ObjectIdentifier
@@ -32,6 +34,10 @@ final class InstrumentTable: Sendable {
     private struct State: Sendable {
         var targets: [Key: TargetInstruments] = [:]
         var recent: Recent?
+        /// The factory of the last entry made, and whether the table holds another's too: a full
+        /// table makes room only when some entry is not the inserting factory's.
+        var lastFactory: ObjectIdentifier?
+        var mixed = false
     }
 
     /// Distinct targets kept: an application calls a handful of hosts; a crawler that calls
@@ -40,14 +46,16 @@ final class InstrumentTable: Sendable {
 
     private let state = Locked(State())
 
-    /// Who `factory` is: its instance's identity (a value factory's is a new box's, never found
-    /// again). A cast, so an interceptor given its factory takes it once.
-    static func identity(of factory: any MetricsFactory) -> ObjectIdentifier {
-        ObjectIdentifier(factory as AnyObject)
+    /// The instruments of `request`'s target, made by `factory`, which may differ from call to
+    /// call (`MetricsSystem.factory`). Its box, for a value factory, is held for the lookup: the
+    /// box's address identifies it, and no other object may take that address meanwhile.
+    func instruments(for request: NetworkRequest, factory: any MetricsFactory) -> TargetInstruments {
+        let object = factory as AnyObject
+        return withExtendedLifetime(object) { instruments(for: request, factory: factory, identity: ObjectIdentifier(object)) }
     }
 
-    /// The instruments of `request`'s target, made by `factory`, whose ``identity(of:)`` is
-    /// `identity`.
+    /// The instruments of `request`'s target, made by `factory`, the one factory this table is
+    /// ever asked with, identified once as `identity` (a cast, taken when the interceptor is made).
     func instruments(for request: NetworkRequest, factory: any MetricsFactory, identity: ObjectIdentifier) -> TargetInstruments {
         let url = request.url
         let method = request.httpMethod.rawValue
@@ -72,7 +80,16 @@ final class InstrumentTable: Sendable {
         let stored = Key(factory: identity, method: method, origin: Substring(String(origin)))
         return state.withLock { state in
             if let kept = state.targets[stored] { return kept }
+            // Full, and some entries are another factory's: only this factory's stay.
+            if state.targets.count >= Self.maximumTargets, state.mixed || state.lastFactory != identity {
+                state.targets = state.targets.filter { $0.key.factory == identity }
+                if state.recent?.factory != identity { state.recent = nil }
+                state.mixed = false
+                state.lastFactory = identity
+            }
             guard state.targets.count < Self.maximumTargets else { return made }
+            if let last = state.lastFactory, last != identity { state.mixed = true }
+            state.lastFactory = identity
             state.targets[stored] = made
             if plain { state.recent = Recent(factory: identity, url: url, method: method, instruments: made) }
             return made

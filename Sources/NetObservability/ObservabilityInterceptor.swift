@@ -35,7 +35,8 @@ public struct ObservabilityInterceptor: NetworkCallInterceptor {
     public var callLogLevel: Logger.Level { settings.callLogLevel }
     /// The level of the one line per attempt.
     public var attemptLogLevel: Logger.Level { settings.attemptLogLevel }
-    /// Where metrics go; `nil` for the one bootstrapped with `MetricsSystem`, read per call.
+    /// Where metrics go; `nil` for `MetricsSystem.factory`, read per call: the bootstrapped one,
+    /// or one bound to the task with `withMetricsFactory`.
     public var metricsFactory: (any MetricsFactory)? { settings.metricsFactory }
     /// What starts spans; `nil` for the one bootstrapped with `InstrumentationSystem`, read per call.
     public var tracer: (any Tracer)? { settings.tracer }
@@ -50,7 +51,8 @@ public struct ObservabilityInterceptor: NetworkCallInterceptor {
         let tracer: (any Tracer)?
         /// The metric objects of the targets called so far.
         let instruments = InstrumentTable()
-        /// `metricsFactory`'s ``InstrumentTable/identity(of:)``, taken once.
+        /// `metricsFactory`'s identity, taken once: the table is only ever asked with it. (For a
+        /// value factory it is a freed box's, and no entry is ever made for a value factory.)
         let factoryIdentity: ObjectIdentifier?
 
         init(logger: Logger?, callLogLevel: Logger.Level, attemptLogLevel: Logger.Level, metricsFactory: (any MetricsFactory)?,
@@ -60,7 +62,7 @@ public struct ObservabilityInterceptor: NetworkCallInterceptor {
             self.attemptLogLevel = attemptLogLevel
             self.metricsFactory = metricsFactory
             self.tracer = tracer
-            factoryIdentity = metricsFactory.map(InstrumentTable.identity(of:))
+            factoryIdentity = metricsFactory.map { ObjectIdentifier($0 as AnyObject) }
         }
     }
 
@@ -89,8 +91,7 @@ public struct ObservabilityInterceptor: NetworkCallInterceptor {
         if let factory = settings.metricsFactory, let identity = settings.factoryIdentity {
             return settings.instruments.instruments(for: request, factory: factory, identity: identity)
         }
-        let factory = MetricsSystem.factory
-        return settings.instruments.instruments(for: request, factory: factory, identity: InstrumentTable.identity(of: factory))
+        return settings.instruments.instruments(for: request, factory: MetricsSystem.factory)
     }
 
     /// The call's span, its count among active requests, and its log line.

@@ -5,7 +5,7 @@ import Logging
 import Metrics
 import MetricsTestKit
 import Net
-import NetObservability
+@testable import NetObservability
 import NetTestSupport
 import Testing
 import Tracing
@@ -41,6 +41,33 @@ final class CountingMetrics: MetricsFactory {
     func destroyRecorder(_ handler: any RecorderHandler) { base.destroyRecorder(handler) }
     func destroyMeter(_ handler: any MeterHandler) { base.destroyMeter(handler) }
     func destroyTimer(_ handler: any TimerHandler) { base.destroyTimer(handler) }
+}
+
+/// A factory that is a value, forwarding to a ``CountingMetrics``: its identity cannot be told,
+/// so nothing of it may be kept.
+struct ValueMetrics: MetricsFactory {
+    let counting: CountingMetrics
+
+    func makeCounter(label: String, dimensions: [(String, String)]) -> any CounterHandler {
+        counting.makeCounter(label: label, dimensions: dimensions)
+    }
+
+    func makeRecorder(label: String, dimensions: [(String, String)], aggregate: Bool) -> any RecorderHandler {
+        counting.makeRecorder(label: label, dimensions: dimensions, aggregate: aggregate)
+    }
+
+    func makeMeter(label: String, dimensions: [(String, String)]) -> any MeterHandler {
+        counting.makeMeter(label: label, dimensions: dimensions)
+    }
+
+    func makeTimer(label: String, dimensions: [(String, String)]) -> any TimerHandler {
+        counting.makeTimer(label: label, dimensions: dimensions)
+    }
+
+    func destroyCounter(_ handler: any CounterHandler) { counting.destroyCounter(handler) }
+    func destroyRecorder(_ handler: any RecorderHandler) { counting.destroyRecorder(handler) }
+    func destroyMeter(_ handler: any MeterHandler) { counting.destroyMeter(handler) }
+    func destroyTimer(_ handler: any TimerHandler) { counting.destroyTimer(handler) }
 }
 
 /// Sends every attempt to `https://moved.example` instead, as an interceptor placed before
@@ -132,6 +159,79 @@ struct MetricObjectsReuseTests {
         #expect(try second.base.expectTimer("http.client.request.duration", a).values.count == 1)
     }
 
+    @Test("an origin spelled two ways is two targets, with the same dimensions")
+    func originAsSpelled() async throws {
+        let client = client()
+        _ = try await client.requestData(for: "https://a.example/x")
+        _ = try await client.requestData(for: "https://a.example:443/x")
+        #expect(metrics.meters == 2 && metrics.timers == 2)
+        let a = [("http.request.method", "GET"), ("server.address", "a.example"), ("server.port", "443"), ("url.scheme", "https")]
+        #expect(try metrics.base.expectMeter("http.client.active_requests", a).values == [1, 0, 1, 0])
+    }
+
+    @Test("a failed attempt's timer is keyed by its error type and kept")
+    func errorOutcome() async throws {
+        let client = NetworkClient(transport: StubTransport { _ in .failure(.connectionLost("reset")) },
+                                   interceptors: [ObservabilityInterceptor(logger: nil, metricsFactory: metrics, tracer: NoOpTracer())])
+        _ = try? await client.requestData(for: "https://a.example/x")
+        _ = try? await client.requestData(for: "https://a.example/x")
+        #expect(metrics.meters == 1 && metrics.timers == 1)
+        let type = NetworkMetrics.errorType(of: NetworkError.transport(.connectionLost("reset")))
+        let a = [("http.request.method", "GET"), ("server.address", "a.example"), ("server.port", "443"), ("url.scheme", "https"),
+                 ("error.type", type)]
+        #expect(try metrics.base.expectTimer("http.client.request.duration", a).values.count == 2)
+    }
+
+    @Test("a factory that is a value is never kept: its objects are made for each call, given or bound per task")
+    func valueFactory() async throws {
+        let given = NetworkClient(transport: StubTransport { _ in .text("ok") }, interceptors: [
+            ObservabilityInterceptor(logger: nil, metricsFactory: ValueMetrics(counting: metrics), tracer: NoOpTracer()),
+        ])
+        _ = try await given.requestData(for: "https://a.example/x")
+        _ = try await given.requestData(for: "https://a.example/x")
+        #expect(metrics.meters == 2 && metrics.timers == 2)
+        let bound = CountingMetrics()
+        let client = NetworkClient(transport: StubTransport { _ in .text("ok") },
+                                   interceptors: [ObservabilityInterceptor(logger: nil, tracer: NoOpTracer())])
+        try await withMetricsFactory(ValueMetrics(counting: bound)) {
+            _ = try await client.requestData(for: "https://a.example/x")
+            _ = try await client.requestData(for: "https://a.example/x")
+        }
+        #expect(bound.meters == 2 && bound.timers == 2)
+    }
+
+    @Test("a full table makes room for a new factory by dropping the other factories' objects")
+    func fullTableDropsOtherFactories() async throws {
+        let first = CountingMetrics()
+        let second = CountingMetrics()
+        let client = NetworkClient(transport: StubTransport { _ in .text("ok") },
+                                   interceptors: [ObservabilityInterceptor(logger: nil, tracer: NoOpTracer())])
+        try await withMetricsFactory(first) {
+            for host in 0..<256 { _ = try await client.requestData(for: "https://h\(host).example/") }
+        }
+        #expect(first.meters == 256)
+        try await withMetricsFactory(second) {
+            _ = try await client.requestData(for: "https://b.example/")
+            _ = try await client.requestData(for: "https://b.example/")
+        }
+        #expect(second.meters == 1)
+        try await withMetricsFactory(first) { _ = try await client.requestData(for: "https://h0.example/") }
+        #expect(first.meters == 257)  // its objects were dropped to make room
+    }
+
+    @Test("only a URL without a query or fragment counts as plain, and credentials give no origin")
+    func originScan() throws {
+        func scan(_ text: String) throws -> (String, Bool)? {
+            try TargetInstruments.origin(of: #require(URL(string: text))).map { (String($0.origin), $0.plain) }
+        }
+        #expect(try scan("https://h/p")! == ("https://h", true))
+        #expect(try scan("https://h")! == ("https://h", true))
+        #expect(try scan("https://h?q=1")! == ("https://h", false))
+        #expect(try scan("https://h/p?q=1")! == ("https://h", false))
+        #expect(try scan("https://h:8443/p#f")! == ("https://h:8443", false))
+        #expect(try scan("https://u:p@h/p") == nil)
+    }
+
     @Test("a URL with credentials is never kept: its metric objects are made for each call")
     func credentialsNotKept() async throws {
         let client = client()
@@ -191,13 +291,18 @@ struct MetricObjectsReuseTests {
             contextBound.withLock { $0 = ServiceContext.current != nil }
             return .text("ok")
         }
+        let logs = InMemoryLogHandler()
+        var logger = Logger(label: "net-test") { _ in logs }
+        logger.logLevel = .debug
         let client = NetworkClient(transport: stub, interceptors: [
-            ObservabilityInterceptor(logger: nil, metricsFactory: metrics, tracer: W3CTestTracer()),
+            ObservabilityInterceptor(logger: logger, metricsFactory: metrics, tracer: W3CTestTracer()),
         ])
         _ = try await client.requestData(for: "https://a.example/x")
         let sent = try #require(stub.requests.first).request
         #expect(sent.headers.contains(name: "traceparent"))
         #expect(contextBound.value == true)
+        #expect(logs.entries.count == 2)  // the same lines and metrics as with NoOpTracer
+        #expect(metrics.meters == 1 && metrics.timers == 1)
     }
 }
 #endif
