@@ -16,7 +16,8 @@ enum MultipartSegment: Sendable {
 ///
 /// Each chunk is one allocation of exactly its size, which framing is copied into and files are
 /// read into: no zero-filled buffer per piece and no second copy of a file's bytes, which took a
-/// 1 MiB form from 0.38 to 0.57 of plain reading's speed (Docs/Benchmarks.md §3).
+/// 1 MiB form from 0.38 to 0.57 of plain reading's speed (Benchmarks/NOTEBOOK.md, "Multipart
+/// pieces read straight into the chunk sent").
 struct MultipartChunks: AsyncSequence, Sendable {
     typealias Element = Data
 

@@ -34,10 +34,6 @@ final class InstrumentTable: Sendable {
     private struct State: Sendable {
         var targets: [Key: TargetInstruments] = [:]
         var recent: Recent?
-        /// The factory of the last entry made, and whether the table holds another's too: a full
-        /// table makes room only when some entry is not the inserting factory's.
-        var lastFactory: ObjectIdentifier?
-        var mixed = false
     }
 
     /// Distinct targets kept: an application calls a handful of hosts; a crawler that calls
@@ -64,7 +60,7 @@ final class InstrumentTable: Sendable {
             return recent.instruments
         }
         if let recent { return recent }
-        guard let (origin, plain) = TargetInstruments.origin(of: url) else { return Self.make(for: request, factory: factory) }
+        guard let (origin, plain) = Self.origin(of: url) else { return Self.make(for: request, factory: factory) }
         let key = Key(factory: identity, method: method, origin: origin)
         if let found = state.withLock({ state -> TargetInstruments? in
             guard let found = state.targets[key] else { return nil }
@@ -80,20 +76,44 @@ final class InstrumentTable: Sendable {
         let stored = Key(factory: identity, method: method, origin: Substring(String(origin)))
         return state.withLock { state in
             if let kept = state.targets[stored] { return kept }
-            // Full, and some entries are another factory's: only this factory's stay.
-            if state.targets.count >= Self.maximumTargets, state.mixed || state.lastFactory != identity {
+            // Full, and some entries are another factory's: only this factory's stay. (Only a miss
+            // on a full table looks, so a table of one factory is never scanned on a hit.)
+            if state.targets.count >= Self.maximumTargets, state.targets.keys.contains(where: { $0.factory != identity }) {
                 state.targets = state.targets.filter { $0.key.factory == identity }
                 if state.recent?.factory != identity { state.recent = nil }
-                state.mixed = false
-                state.lastFactory = identity
             }
             guard state.targets.count < Self.maximumTargets else { return made }
-            if let last = state.lastFactory, last != identity { state.mixed = true }
-            state.lastFactory = identity
             state.targets[stored] = made
             if plain { state.recent = Recent(factory: identity, url: url, method: method, instruments: made) }
             return made
         }
+    }
+
+    /// The origin of `url` as it is spelled (`scheme://authority`), the part of the URL its
+    /// dimensions come from, and whether the URL is `plain`: no query or fragment after its path
+    /// (a query may carry a token, so only a plain URL is kept whole). `nil` when the authority
+    /// carries credentials (never kept in a table) or the URL has none.
+    static func origin(of url: URL) -> (origin: Substring, plain: Bool)? {
+        var text = url.absoluteString
+        // The bytes scanned as a buffer: String's generic collection methods cost more than the
+        // rest of the lookup together.
+        let found = text.withUTF8 { bytes -> (end: Int, plain: Bool)? in
+            guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon + 2 < bytes.count,
+                  bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/") else { return nil }
+            var end = colon + 3
+            while end < bytes.count {
+                switch bytes[end] {
+                case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"):
+                    let plain = !bytes[end...].contains { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
+                    return (end, plain)
+                case UInt8(ascii: "@"): return nil
+                default: end += 1
+                }
+            }
+            return (end, true)
+        }
+        guard let found else { return nil }
+        return (text[..<text.utf8.index(text.startIndex, offsetBy: found.end)], found.plain)
     }
 
     private static func make(for request: NetworkRequest, factory: any MetricsFactory) -> TargetInstruments {

@@ -85,6 +85,7 @@ public struct ObservabilityInterceptor: NetworkCallInterceptor {
     private static func traces(with tracer: any Tracer) -> Bool {
         ObjectIdentifier(type(of: tracer)) != ObjectIdentifier(NoOpTracer.self)
     }
+
     /// The instruments of `request`'s target, from the factory given or the one `MetricsSystem`
     /// gives this call (bootstrapped, or bound to the task with `withMetricsFactory`).
     private func instruments(for request: NetworkRequest) -> TargetInstruments {

@@ -4,7 +4,7 @@ import Metrics
 import NetCore
 @_spi(NetInternals) import NetTransport
 
-/// The metric objects of one target (a method and an origin: scheme, host, port), made on its
+/// The metric objects of one target (a method and an origin, ``InstrumentTable``'s key), made on its
 /// first call and reused by the calls after it, as swift-metrics recommends: a call then neither
 /// parses its URL for the dimensions nor allocates a `Meter` and a `Timer` (measured in
 /// Benchmarks/NOTEBOOK.md, "Observability: the metric objects kept from call to call").
@@ -23,7 +23,7 @@ final class TargetInstruments: Sendable {
     static let maximumOutcomes = 64
 
     /// What a finished attempt adds to the dimensions.
-    struct Outcome: Hashable, Sendable {
+    struct Outcome: Equatable, Sendable {
         let status: Int?
         let errorType: String?
     }
@@ -54,33 +54,6 @@ final class TargetInstruments: Sendable {
         if let status = outcome.status { dimensions.append((HTTPClientConventions.statusCode, String(status))) }
         if let type = outcome.errorType { dimensions.append((HTTPClientConventions.errorType, type)) }
         return dimensions
-    }
-
-    /// The origin of `url` as it is spelled (`scheme://authority`), the part of the URL its
-    /// dimensions come from, and whether the URL is `plain`: no query or fragment after its path
-    /// (a query may carry a token, so only a plain URL is kept whole). `nil` when the authority
-    /// carries credentials (never kept in a table) or the URL has none.
-    static func origin(of url: URL) -> (origin: Substring, plain: Bool)? {
-        var text = url.absoluteString
-        // The bytes scanned as a buffer: String's generic collection methods cost more than the
-        // rest of the lookup together.
-        let found = text.withUTF8 { bytes -> (end: Int, plain: Bool)? in
-            guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon + 2 < bytes.count,
-                  bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/") else { return nil }
-            var end = colon + 3
-            while end < bytes.count {
-                switch bytes[end] {
-                case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"):
-                    let plain = !bytes[end...].contains { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
-                    return (end, plain)
-                case UInt8(ascii: "@"): return nil
-                default: end += 1
-                }
-            }
-            return (end, true)
-        }
-        guard let found else { return nil }
-        return (text[..<text.utf8.index(text.startIndex, offsetBy: found.end)], found.plain)
     }
 }
 #endif

@@ -86,11 +86,34 @@ struct MoveToOtherHost: NetworkInterceptor {
 struct MetricObjectsReuseTests {
     let metrics = CountingMetrics()
 
-    func client(_ before: [any NetworkInterceptor] = [], tracer: any Tracer = NoOpTracer(), logs: InMemoryLogHandler? = nil,
-                status: HTTPCode = .ok) -> NetworkClient {
-        let logger = logs.map { logs in Logger(label: "net-test") { _ in logs } }
-        let observability = ObservabilityInterceptor(logger: logger, metricsFactory: metrics, tracer: tracer)
-        return NetworkClient(transport: StubTransport { _ in .text("ok", status: status) }, interceptors: before + [observability])
+    /// Where the interceptor's metrics go: the suite's counting factory, none (so
+    /// `MetricsSystem.factory`, as bound by `withMetricsFactory`), or another.
+    enum Factory {
+        case suite, system
+        case given(any MetricsFactory)
+    }
+
+    /// A client on `stub` with `before`, then `ObservabilityInterceptor` (logging to `logs` from
+    /// `.debug` up, when given).
+    func client(_ before: [any NetworkInterceptor] = [], factory: Factory = .suite, tracer: any Tracer = NoOpTracer(),
+                logs: InMemoryLogHandler? = nil, stub: StubTransport = StubTransport { _ in .text("ok") }) -> NetworkClient {
+        let logger = logs.map { logs in
+            var logger = Logger(label: "net-test") { _ in logs }
+            logger.logLevel = .debug
+            return logger
+        }
+        let metricsFactory: (any MetricsFactory)? = switch factory {
+        case .suite: metrics
+        case .system: nil
+        case .given(let factory): factory
+        }
+        let observability = ObservabilityInterceptor(logger: logger, metricsFactory: metricsFactory, tracer: tracer)
+        return NetworkClient(transport: stub, interceptors: before + [observability])
+    }
+
+    /// A target's metric dimensions, then `outcome`'s.
+    func target(host: String = "a.example", port: String = "443", _ outcome: (String, String)...) -> [(String, String)] {
+        [("http.request.method", "GET"), ("server.address", host), ("server.port", port), ("url.scheme", "https")] + outcome
     }
 
     @Test("one meter per method and origin, one timer per outcome: a path or a repeat makes none")
@@ -104,33 +127,28 @@ struct MetricObjectsReuseTests {
         _ = try await client.requestData(for: "https://b.example:8443/")
         _ = try await client.requestData(for: "https://b.example:8443/z")
         #expect(metrics.meters == 3 && metrics.timers == 3)
-        let b = [("http.request.method", "GET"), ("server.address", "b.example"), ("server.port", "8443"), ("url.scheme", "https")]
+        let b = target(host: "b.example", port: "8443")
         #expect(try metrics.base.expectTimer("http.client.request.duration", b + [("http.response.status_code", "200")]).values.count == 2)
         #expect(try metrics.base.expectMeter("http.client.active_requests", b).values == [1, 0, 1, 0])
     }
 
     @Test("each status gets its own timer, kept: a 404 after a 200 makes one more, the next 404 none")
     func timerPerOutcome() async throws {
-        let client = NetworkClient(transport: StubTransport { request in
-            request.url.path == "/missing" ? .status(.notFound) : .text("ok")
-        }, interceptors: [ObservabilityInterceptor(logger: nil, metricsFactory: metrics, tracer: NoOpTracer())])
+        let client = client(stub: StubTransport { request in request.url.path == "/missing" ? .status(.notFound) : .text("ok") })
         _ = try await client.requestData(for: "https://a.example/x")
         #expect(metrics.meters == 1 && metrics.timers == 1)
         _ = try? await client.requestData(for: "https://a.example/missing")
         #expect(metrics.meters == 1 && metrics.timers == 2)
         _ = try? await client.requestData(for: "https://a.example/missing")
         #expect(metrics.meters == 1 && metrics.timers == 2)
-        let a = [("http.request.method", "GET"), ("server.address", "a.example"), ("server.port", "443"), ("url.scheme", "https")]
         let notFound = try metrics.base.expectTimer("http.client.request.duration",
-                                                    a + [("http.response.status_code", "404"), ("error.type", "404")])
+                                                    target(("http.response.status_code", "404"), ("error.type", "404")))
         #expect(notFound.values.count == 2)
     }
 
     @Test("past 64 outcomes for one target the timers stop being kept: a new status's timer is made per call, the kept ones reused")
     func boundedOutcomes() async throws {
-        let client = NetworkClient(transport: StubTransport { request in
-            .status(HTTPCode(rawValue: Int(request.url.lastPathComponent) ?? 200))
-        }, interceptors: [ObservabilityInterceptor(logger: nil, metricsFactory: metrics, tracer: NoOpTracer())])
+        let client = client(stub: StubTransport { request in .status(HTTPCode(rawValue: Int(request.url.lastPathComponent) ?? 200)) })
         for status in 200..<264 { _ = try await client.requestData(for: "https://a.example/s/\(status)") }
         #expect(metrics.timers == 64)
         _ = try await client.requestData(for: "https://a.example/s/264")
@@ -145,16 +163,13 @@ struct MetricObjectsReuseTests {
     func factoryPerTask() async throws {
         let first = CountingMetrics()
         let second = CountingMetrics()
-        // No factory given: the interceptor uses the one MetricsSystem gives each call.
-        let client = NetworkClient(transport: StubTransport { _ in .text("ok") },
-                                   interceptors: [ObservabilityInterceptor(logger: nil, tracer: NoOpTracer())])
+        let client = client(factory: .system)
         try await withMetricsFactory(first) { _ = try await client.requestData(for: "https://a.example/x") }
         try await withMetricsFactory(second) { _ = try await client.requestData(for: "https://a.example/x") }
         try await withMetricsFactory(first) { _ = try await client.requestData(for: "https://a.example/x") }
         #expect(first.meters == 1 && first.timers == 1)
         #expect(second.meters == 1 && second.timers == 1)
-        let a = [("http.request.method", "GET"), ("server.address", "a.example"), ("server.port", "443"), ("url.scheme", "https"),
-                 ("http.response.status_code", "200")]
+        let a = target(("http.response.status_code", "200"))
         #expect(try first.base.expectTimer("http.client.request.duration", a).values.count == 2)
         #expect(try second.base.expectTimer("http.client.request.duration", a).values.count == 1)
     }
@@ -165,34 +180,27 @@ struct MetricObjectsReuseTests {
         _ = try await client.requestData(for: "https://a.example/x")
         _ = try await client.requestData(for: "https://a.example:443/x")
         #expect(metrics.meters == 2 && metrics.timers == 2)
-        let a = [("http.request.method", "GET"), ("server.address", "a.example"), ("server.port", "443"), ("url.scheme", "https")]
-        #expect(try metrics.base.expectMeter("http.client.active_requests", a).values == [1, 0, 1, 0])
+        #expect(try metrics.base.expectMeter("http.client.active_requests", target()).values == [1, 0, 1, 0])
     }
 
     @Test("a failed attempt's timer is keyed by its error type and kept")
     func errorOutcome() async throws {
-        let client = NetworkClient(transport: StubTransport { _ in .failure(.connectionLost("reset")) },
-                                   interceptors: [ObservabilityInterceptor(logger: nil, metricsFactory: metrics, tracer: NoOpTracer())])
+        let client = client(stub: StubTransport { _ in .failure(.connectionLost("reset")) })
         _ = try? await client.requestData(for: "https://a.example/x")
         _ = try? await client.requestData(for: "https://a.example/x")
         #expect(metrics.meters == 1 && metrics.timers == 1)
         let type = NetworkMetrics.errorType(of: NetworkError.transport(.connectionLost("reset")))
-        let a = [("http.request.method", "GET"), ("server.address", "a.example"), ("server.port", "443"), ("url.scheme", "https"),
-                 ("error.type", type)]
-        #expect(try metrics.base.expectTimer("http.client.request.duration", a).values.count == 2)
+        #expect(try metrics.base.expectTimer("http.client.request.duration", target(("error.type", type))).values.count == 2)
     }
 
     @Test("a factory that is a value is never kept: its objects are made for each call, given or bound per task")
     func valueFactory() async throws {
-        let given = NetworkClient(transport: StubTransport { _ in .text("ok") }, interceptors: [
-            ObservabilityInterceptor(logger: nil, metricsFactory: ValueMetrics(counting: metrics), tracer: NoOpTracer()),
-        ])
+        let given = client(factory: .given(ValueMetrics(counting: metrics)))
         _ = try await given.requestData(for: "https://a.example/x")
         _ = try await given.requestData(for: "https://a.example/x")
         #expect(metrics.meters == 2 && metrics.timers == 2)
         let bound = CountingMetrics()
-        let client = NetworkClient(transport: StubTransport { _ in .text("ok") },
-                                   interceptors: [ObservabilityInterceptor(logger: nil, tracer: NoOpTracer())])
+        let client = client(factory: .system)
         try await withMetricsFactory(ValueMetrics(counting: bound)) {
             _ = try await client.requestData(for: "https://a.example/x")
             _ = try await client.requestData(for: "https://a.example/x")
@@ -204,8 +212,7 @@ struct MetricObjectsReuseTests {
     func fullTableDropsOtherFactories() async throws {
         let first = CountingMetrics()
         let second = CountingMetrics()
-        let client = NetworkClient(transport: StubTransport { _ in .text("ok") },
-                                   interceptors: [ObservabilityInterceptor(logger: nil, tracer: NoOpTracer())])
+        let client = client(factory: .system)
         try await withMetricsFactory(first) {
             for host in 0..<256 { _ = try await client.requestData(for: "https://h\(host).example/") }
         }
@@ -222,7 +229,7 @@ struct MetricObjectsReuseTests {
     @Test("only a URL without a query or fragment counts as plain, and credentials give no origin")
     func originScan() throws {
         func scan(_ text: String) throws -> (String, Bool)? {
-            try TargetInstruments.origin(of: #require(URL(string: text))).map { (String($0.origin), $0.plain) }
+            try InstrumentTable.origin(of: #require(URL(string: text))).map { (String($0.origin), $0.plain) }
         }
         #expect(try scan("https://h/p")! == ("https://h", true))
         #expect(try scan("https://h")! == ("https://h", true))
@@ -256,52 +263,26 @@ struct MetricObjectsReuseTests {
     @Test("an attempt sent elsewhere than the call is timed under its own host")
     func attemptElsewhere() async throws {
         _ = try await client([MoveToOtherHost()]).requestData(for: "https://a.example/x")
-        let moved = [("http.request.method", "GET"), ("server.address", "moved.example"), ("server.port", "443"), ("url.scheme", "https"),
-                     ("http.response.status_code", "200")]
+        let moved = target(host: "moved.example", ("http.response.status_code", "200"))
         #expect(try metrics.base.expectTimer("http.client.request.duration", moved).values.count == 1)
-        let called = [("http.request.method", "GET"), ("server.address", "a.example"), ("server.port", "443"), ("url.scheme", "https")]
-        #expect(try metrics.base.expectMeter("http.client.active_requests", called).values == [1, 0])
+        #expect(try metrics.base.expectMeter("http.client.active_requests", target()).values == [1, 0])
     }
 
-    @Test("with NoOpTracer no trace fields are sent and no ServiceContext is bound, and the call is still logged and measured")
-    func noOpTracer() async throws {
+    @Test("with NoOpTracer no trace fields are sent and no ServiceContext is bound; with a tracer that is not the no-op one the call's context is bound and the attempt's injected (the span path runs); the same log lines and metrics either way",
+          arguments: [false, true])
+    func tracers(traced: Bool) async throws {
         let logs = InMemoryLogHandler()
         let contextBound = LockedValue<Bool?>(nil)
         let stub = StubTransport { _ in
             contextBound.withLock { $0 = ServiceContext.current != nil }
             return .text("ok")
         }
-        var logger = Logger(label: "net-test") { _ in logs }
-        logger.logLevel = .debug
-        let client = NetworkClient(transport: stub, interceptors: [
-            ObservabilityInterceptor(logger: logger, metricsFactory: metrics, tracer: NoOpTracer()),
-        ])
-        _ = try await client.requestData(for: "https://a.example/x")
+        let tracer: any Tracer = traced ? W3CTestTracer() : NoOpTracer()
+        _ = try await client(tracer: tracer, logs: logs, stub: stub).requestData(for: "https://a.example/x")
         let sent = try #require(stub.requests.first).request
-        #expect(sent.headers.contains(name: "traceparent") == false)
-        #expect(contextBound.value == false)
+        #expect(sent.headers.contains(name: "traceparent") == traced)
+        #expect(contextBound.value == traced)
         #expect(logs.entries.count == 2)  // the call's line and the attempt's
-        #expect(metrics.meters == 1 && metrics.timers == 1)
-    }
-
-    @Test("with a tracer that is not the no-op one, the call's context is bound and the attempt's injected (the span path runs)")
-    func realTracerInjects() async throws {
-        let contextBound = LockedValue<Bool?>(nil)
-        let stub = StubTransport { _ in
-            contextBound.withLock { $0 = ServiceContext.current != nil }
-            return .text("ok")
-        }
-        let logs = InMemoryLogHandler()
-        var logger = Logger(label: "net-test") { _ in logs }
-        logger.logLevel = .debug
-        let client = NetworkClient(transport: stub, interceptors: [
-            ObservabilityInterceptor(logger: logger, metricsFactory: metrics, tracer: W3CTestTracer()),
-        ])
-        _ = try await client.requestData(for: "https://a.example/x")
-        let sent = try #require(stub.requests.first).request
-        #expect(sent.headers.contains(name: "traceparent"))
-        #expect(contextBound.value == true)
-        #expect(logs.entries.count == 2)  // the same lines and metrics as with NoOpTracer
         #expect(metrics.meters == 1 && metrics.timers == 1)
     }
 }

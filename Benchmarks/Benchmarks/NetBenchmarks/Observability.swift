@@ -16,27 +16,19 @@ func observabilityBenchmarks() {
         metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .throughput],
         timeUnits: .nanoseconds, warmupIterations: 100, scalingFactor: .kilo, maxDuration: .seconds(3))
 
-    Benchmark("Observability: + a call interceptor that only proceeds", configuration: configuration) { benchmark in
-        let client = NetworkClient(transport: try CannedTransport(), interceptors: [ProceedOnly()])
-        let request = try NetworkRequest(url: "https://api.example.com/items")
-        for _ in benchmark.scaledIterations {
-            blackHole(try await client.requestData(for: request))
-        }
-    }
-
-    Benchmark("Observability: + ObservabilityInterceptor, no-op backends", configuration: configuration) { benchmark in
-        let client = try ObservedClient.make(traced: false)
-        let request = try NetworkRequest(url: "https://api.example.com/items")
-        for _ in benchmark.scaledIterations {
-            blackHole(try await client.requestData(for: request))
-        }
-    }
-
-    Benchmark("Observability: + ObservabilityInterceptor, a tracer whose spans do not record", configuration: configuration) { benchmark in
-        let client = try ObservedClient.make(traced: true)
-        let request = try NetworkRequest(url: "https://api.example.com/items")
-        for _ in benchmark.scaledIterations {
-            blackHole(try await client.requestData(for: request))
+    let clients: [(name: String, make: () throws -> NetworkClient)] = [
+        ("Observability: + a call interceptor that only proceeds",
+         { NetworkClient(transport: try CannedTransport(), interceptors: [ProceedOnly()]) }),
+        ("Observability: + ObservabilityInterceptor, no-op backends", { try ObservedClient.make(traced: false) }),
+        ("Observability: + ObservabilityInterceptor, a tracer whose spans do not record", { try ObservedClient.make(traced: true) }),
+    ]
+    for (name, make) in clients {
+        Benchmark(name, configuration: configuration) { benchmark in
+            let client = try make()
+            let request = try NetworkRequest(url: "https://api.example.com/items")
+            for _ in benchmark.scaledIterations {
+                blackHole(try await client.requestData(for: request))
+            }
         }
     }
 }

@@ -179,14 +179,8 @@ struct SessionScenario {
                 let response = try await client.requestStream(for: request)
                 for try await _ in response.body {}
             }
-        case "canned-observed":
-            let client = try ObservedClient.make(traced: false)
-            send = { _ = try await client.requestData(for: request) }
-        case "canned-observed-system":
-            let client = try ObservedClient.make(traced: false, factoryGiven: false)
-            send = { _ = try await client.requestData(for: request) }
-        case "canned-traced":
-            let client = try ObservedClient.make(traced: true)
+        case "canned-observed", "canned-observed-system", "canned-traced":
+            let client = try ObservedClient.make(traced: kind == "canned-traced", factoryGiven: kind != "canned-observed-system")
             send = { _ = try await client.requestData(for: request) }
         case "stub":
             let session = BareSession(transport: StubTransport { _ in .text("ok") })
