@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every figure Docs/Benchmarks.md publishes, in one sitting (22 minutes on the 2-vCPU VM, 2.5 of them building):
+# Every figure Docs/Benchmarks.md publishes, in one sitting (25 minutes on the 2-vCPU VM, 2.5 of them building):
 #
 #     bash Benchmarks/full-run.sh /tmp/net-run        # as root; writes one log per part into /tmp/net-run
 #
@@ -10,7 +10,9 @@
 #   side-by-side.txt, side-by-side-polling.txt   §0: small GETs, raw clients against Net (Benchmarks/side-by-side.sh,
 #                                                as the VM boots, then with idle vCPUs polling)
 #   openapi.txt, openapi-polling.txt             §11: the generated OpenAPI client (Benchmarks/openapi-side-by-side.sh)
-#   ordo.txt                                     §1–§7, §9, §10: package-benchmark, every benchmark, against a NetLoad
+#   transfers.txt                                §2, §7: 100 MB transfers and the 1 GiB stream, each client in 5
+#                                                processes (Benchmarks/transfers.sh)
+#   ordo.txt                                     §1, §3–§6, §9, §10 (and §2, §7 in one process each): package-benchmark, every benchmark, against a NetLoad
 #                                                server on core 1 (NET_BENCH_SERVER), the benchmarks on core 0
 #   sse-latency.txt                              §8: event latency on each transport (NetLoad sse-latency)
 #   sse-parse.txt                                §8: parse rate against mattt/EventSource (Tests/EventSourcePeer)
@@ -31,7 +33,7 @@ note() {
 }
 # Anything that makes the figures, not only the library: a change there is named in the log.
 changes=$(git status --porcelain -- Package.swift Sources Benchmarks/Package.swift Benchmarks/Sources Benchmarks/Benchmarks \
-    Benchmarks/*.sh Tests/EventSourcePeer/Package.swift Tests/EventSourcePeer/Sources)
+    Benchmarks/*.sh Benchmarks/*.py Tests/EventSourcePeer/Package.swift Tests/EventSourcePeer/Sources)
 note "library $(git rev-parse --short HEAD)${changes:+ with uncommitted changes:
 $changes}"
 
@@ -50,17 +52,10 @@ note "bash Benchmarks/openapi-side-by-side.sh"
 bash Benchmarks/openapi-side-by-side.sh >"$out/openapi.txt"
 note "NETLOAD_POLL_IDLE=1 bash Benchmarks/openapi-side-by-side.sh"
 NETLOAD_POLL_IDLE=1 bash Benchmarks/openapi-side-by-side.sh >"$out/openapi-polling.txt"
+note "bash Benchmarks/transfers.sh"
+bash Benchmarks/transfers.sh >"$out/transfers.txt"
 
-log=$(mktemp)
-taskset -c 1 "$netload" server >"$log" 2>/dev/null &
-server=$!
-trap 'kill $server 2>/dev/null; rm -f "$log"' EXIT
-for _ in $(seq 300); do  # a minute at most
-    url=$(grep -m1 '^http' "$log") && break
-    kill -0 "$server" 2>/dev/null || { echo "full-run.sh: the server stopped before it listened" >&2; exit 1; }
-    sleep 0.2
-done
-[ -n "${url:-}" ] || { echo "full-run.sh: the server did not listen within a minute" >&2; exit 1; }
+source Benchmarks/netload-server.sh  # $server on core 1, $url
 
 note "NET_BENCH_SERVER=$url taskset -c 0 swift package --package-path Benchmarks benchmark --no-progress"
 NET_BENCH_SERVER=$url taskset -c 0 swift package --package-path Benchmarks benchmark --no-progress >"$out/ordo.txt" 2>&1

@@ -10,11 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build -c release --package-path Benchmarks --product NetLoad >/dev/null
 netload=Benchmarks/.build/release/NetLoad
-log=$(mktemp)
-taskset -c 1 "$netload" server >"$log" 2>/dev/null &
-server=$!
-trap 'kill $server 2>/dev/null; rm -f "$log"' EXIT
-until url=$(grep -m1 '^http' "$log"); do sleep 0.2; done
+source Benchmarks/netload-server.sh  # $server on core 1, $url
 source Benchmarks/poll-idle.sh  # NETLOAD_POLL_IDLE=1: idle vCPUs poll
 
 for workload in seq par64 download; do

@@ -19,11 +19,8 @@ cd "$(dirname "$0")/.."
 swift build -c release --package-path Benchmarks --product NetLoad >/dev/null
 after=Benchmarks/.build/release/NetLoad
 before=${1:-}
-log=$(mktemp)
-taskset -c 1 "$after" server >"$log" 2>/dev/null &
-server=$!
-trap 'kill $server 2>/dev/null; rm -f "$log"' EXIT
-until url=$(grep -m1 '^http' "$log"); do sleep 0.2; done
+netload=$after
+source Benchmarks/netload-server.sh  # $server on core 1, $url
 
 source Benchmarks/poll-idle.sh  # NETLOAD_POLL_IDLE=1: idle vCPUs poll
 scheduling=()

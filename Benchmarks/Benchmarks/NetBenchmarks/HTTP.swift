@@ -11,7 +11,7 @@ func httpBenchmarks() {
     // it; else the client and the in-process server, which is the same for every client).
     let cpuPerRequest = BenchmarkMetric.custom("CPU µs per request (process)", polarity: .prefersSmaller, useScalingFactor: false)
     let metrics: [BenchmarkMetric] = [.throughput, .wallClock, cpuPerRequest, .peakMemoryResident]
-    for client in Client.allCases {
+    for client in ComparedClient.allCases {
         Benchmark(
             "HTTP small GET sequential: \(client.rawValue)",
             configuration: .init(metrics: metrics, timeUnits: .microseconds, warmupIterations: 200, maxDuration: .seconds(4), maxIterations: 100_000)
@@ -20,7 +20,7 @@ func httpBenchmarks() {
             benchmark.startMeasurement()
             let cpu = ProcessProbe.cpuMicroseconds()
             for _ in benchmark.scaledIterations {
-                blackHole(try await Clients.get(url, with: client))
+                blackHole(try await client.get(url))
             }
             benchmark.measurement(cpuPerRequest, (ProcessProbe.cpuMicroseconds() - cpu) / benchmark.scaledIterations.count)
         }
@@ -35,7 +35,7 @@ func httpBenchmarks() {
             let cpu = ProcessProbe.cpuMicroseconds()
             for _ in benchmark.scaledIterations {
                 try await withThrowingTaskGroup(of: Int.self) { group in
-                    for _ in 0..<64 { group.addTask { try await Clients.get(url, with: client) } }
+                    for _ in 0..<64 { group.addTask { try await client.get(url) } }
                     for try await length in group { blackHole(length) }
                 }
             }
@@ -50,12 +50,12 @@ func transferBenchmarks() {
     let configuration = Benchmark.Configuration(
         metrics: [.wallClock, .cpuTotal, .peakMemoryResident], timeUnits: .milliseconds,
         warmupIterations: 1, maxDuration: .seconds(6), maxIterations: 5)
-    for client in Client.allCases {
+    for client in ComparedClient.allCases {
         Benchmark("HTTP 100 MB download to memory: \(client.rawValue)", configuration: configuration) { benchmark in
             let url = try await LoopbackServer.baseURL().appendingPathComponent("bytes/\(size)")
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations {
-                let length = try await Clients.get(url, with: client)
+                let length = try await client.get(url)
                 precondition(length == size, "\(client.rawValue) received \(length) bytes")
             }
         }
@@ -64,7 +64,7 @@ func transferBenchmarks() {
             let destination = FileManager.default.temporaryDirectory.appendingPathComponent("net-bench-download-\(getpid())")
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations {
-                let length = try await Clients.download(url, to: destination, with: client)
+                let length = try await client.download(url, to: destination)
                 precondition(length == size, "\(client.rawValue) wrote \(length) bytes")
             }
         }
@@ -75,7 +75,7 @@ func transferBenchmarks() {
             let body = Data(repeating: 0x2A, count: size)
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations {
-                let counted = try await Clients.upload(.data(body), to: url, with: client)
+                let counted = try await client.upload(.data(body), to: url)
                 precondition(counted == size, "the server counted \(counted) bytes from \(client.rawValue)")
             }
         }
@@ -84,7 +84,7 @@ func transferBenchmarks() {
             let file = try ProcessProbe.scratchFile(size: size)
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations {
-                let counted = try await Clients.upload(.file(file), to: url, with: client)
+                let counted = try await client.upload(.file(file), to: url)
                 precondition(counted == size, "the server counted \(counted) bytes from \(client.rawValue)")
             }
         }

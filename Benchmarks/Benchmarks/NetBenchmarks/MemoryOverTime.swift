@@ -8,7 +8,7 @@ import Net
 /// custom metrics, and printed).
 func memoryOverTimeBenchmarks() {
     // Net on URLSessionTransport, and raw URLSession beside it, so that growth can be attributed.
-    for client in [Client.net, .urlSession] {
+    for client in [ComparedClient.net, .urlSession] {
         Benchmark(
             "Memory over time: 100,000 GETs, 64 in flight, one session: \(client.rawValue)",
             configuration: .init(
@@ -20,8 +20,8 @@ func memoryOverTimeBenchmarks() {
             let url = try await LoopbackServer.baseURL().appendingPathComponent("small")
             @Sendable func get() async -> Bool {
                 switch client {
-                case .net: (try? await Clients.net.requestData(for: url).statusCode == 200) ?? false
-                default: (try? await Clients.get(url, with: client)) == 2
+                case .net: (try? await ComparedClient.netOnURLSession.requestData(for: url).statusCode == 200) ?? false
+                default: (try? await client.get(url)) == 2
                 }
             }
             let total = 100_000

@@ -24,7 +24,7 @@ enum LoadClient: String {
     /// with the protocol's defaults (which visit it for its settings and both interceptions).
     case netAHCClient = "net-ahc-client"
     case rawURLSession = "raw-urlsession"
-    /// Raw URLSession through a session delegate that collects the body (see CollectingDelegate).
+    /// Raw URLSession through a session delegate that collects the body (see DelegateReader).
     case rawURLSessionDelegate = "raw-urlsession-delegate"
     case netURLSession = "net-urlsession"
     case netURLSessionClient = "net-urlsession-client"
@@ -34,7 +34,7 @@ enum LoadClient: String {
     static let ahc = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .likeNetsTransport(connectionsPerHost: pool))
 
     static let urlSession = URLSession(configuration: urlSessionConfiguration, delegate: NoRedirects(), delegateQueue: nil)
-    static let collectingDelegate = CollectingDelegate()
+    static let collectingDelegate = DelegateReader(collects: true)
     static let delegateURLSession = URLSession(configuration: urlSessionConfiguration, delegate: collectingDelegate, delegateQueue: nil)
 
     static var urlSessionConfiguration: URLSessionConfiguration { .likeNetsTransport(connectionsPerHost: pool) }
@@ -72,7 +72,7 @@ enum LoadClient: String {
         case .rawURLSessionDelegate:
             var request = URLRequest(url: url)
             request.timeoutInterval = 60
-            return try await Self.collectingDelegate.get(request, on: Self.delegateURLSession)
+            return try await Self.collectingDelegate.read(Self.delegateURLSession.dataTask(with: request))
         case .netURLSession:
             return try await Self.netURLSessionSession.requestData(for: url).data.count
         case .netURLSessionClient:
@@ -81,8 +81,7 @@ enum LoadClient: String {
     }
 }
 
-/// The 100 MiB file workloads, for the URLSession clients and Net's sessions (the AsyncHTTPClient
-/// peers' are in the ordo benchmarks). Small GETs keep `get`'s switch: a call through an
+/// The streamed small GETs (`seqstream`). Small GETs keep `get`'s switch: a call through an
 /// existential session would not be the call a user's code makes.
 extension LoadClient {
     /// Net's session or client for this case; `nil` for the raw clients.
@@ -94,30 +93,6 @@ extension LoadClient {
         case .netAHCClient: Self.ahcNetworkClient
         default: nil
         }
-    }
-
-    /// A raw URLSession request with the 60 s limit every client has.
-    private static func urlRequest(_ url: URL, method: String = "GET") -> URLRequest {
-        var request = URLRequest(url: url)
-        request.httpMethod = method
-        request.timeoutInterval = 60
-        return request
-    }
-
-    /// POSTs the file at `file` to `url` (the server answers with the length it counted) and
-    /// returns that length.
-    func upload(file: URL, to url: URL) async throws -> Int {
-        let answer: Data
-        if let session = netSession {
-            answer = try await session.requestUpload(for: try NetworkRequest(url: url, httpMethod: .post), fromFile: file).data
-        } else if self == .rawURLSession {
-            answer = try await Self.urlSession.upload(for: Self.urlRequest(url, method: "POST"), fromFile: file).0
-        } else if self == .rawURLSessionDelegate {
-            answer = try await Self.collectingDelegate.upload(Self.urlRequest(url, method: "POST"), fromFile: file, on: Self.delegateURLSession)
-        } else {
-            throw NetworkError.transport(.other("\(rawValue) has no file upload workload"))
-        }
-        return Int(String(decoding: answer, as: UTF8.self)) ?? -1
     }
 
     /// GETs `url` with `requestStream` (the net-* sessions and clients; raw AsyncHTTPClient: its
@@ -134,23 +109,6 @@ extension LoadClient {
         var received = 0
         for try await chunk in response.body { received += chunk.count }
         return received
-    }
-
-    /// GETs `url` into the file `destination` (raw URLSession: its own download file, then moved
-    /// there) and returns the file's size.
-    func download(_ url: URL, to destination: URL) async throws -> Int {
-        defer { try? FileManager.default.removeItem(at: destination) }
-        if let session = netSession {
-            _ = try await session.requestDownload(for: url, to: destination)
-        } else if self == .rawURLSession {
-            let (file, _) = try await Self.urlSession.download(for: Self.urlRequest(url))
-            defer { try? FileManager.default.removeItem(at: file) }  // gone once moved; there if the move failed
-            try? FileManager.default.removeItem(at: destination)
-            try FileManager.default.moveItem(at: file, to: destination)
-        } else {
-            throw NetworkError.transport(.other("\(rawValue) has no download workload"))
-        }
-        return (try FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? NSNumber)?.intValue ?? -1
     }
 }
 

@@ -3,6 +3,7 @@
 //
 //     taskset -c 1 .build/release/NetLoad server &          # prints its base URL
 //     taskset -c 0 .build/release/NetLoad run <client> <workload> <URL> [requests] [runs]
+//     taskset -c 0 .build/release/NetLoad transfer <client> <workload> <URL> [runs]
 //     taskset -c 0 .build/release/NetLoad session <canned|canned-client|canned-stream|canned-observed|canned-observed-system|canned-traced|stub|client|openapi-canned|openapi-bare> [requests] [runs] [in flight]
 //     taskset -c 0 .build/release/NetLoad sse-latency <net-ahc|net-urlsession> <URL> [events] [runs]
 //     taskset -c 0 .build/release/NetLoad openapi <client> <seq|par64|download> <URL> [requests or MB] [runs]
@@ -12,12 +13,14 @@
 // net-ahc-send (the transport alone, and with Transport.send), raw-urlsession, raw-urlsession-delegate, net-urlsession,
 // net-urlsession-client, every one with the same 64-connection pool, no redirects, no cookies or
 // cache, a 60 s whole-call limit and the same decompression setting (see LoadClients.swift). Workloads: seq (small GETs one after another), par64 (64 in
-// flight), seqstream (small GETs one after another, each body read as it arrives: requestStream, raw AsyncHTTPClient's body iterated), get100mb (100 MiB bodies into memory, one after another), dlfile100mb (100 MiB bodies into a file; raw-urlsession and the net-* sessions and clients), stream1g (1 GiB bodies read with requestStream as they arrive; the net-* sessions and clients), upfile100mb (a 100 MiB file POSTed, one after another; raw-urlsession, raw-urlsession-delegate and the net-* sessions and clients). Each run prints requests/s (ms/request below 100 requests/s), the client process's CPU µs, context switches and minor
+// flight), seqstream (small GETs one after another, each body read as it arrives: requestStream, raw AsyncHTTPClient's body iterated). Each run prints requests/s (ms/request below 100 requests/s), the client process's CPU µs, context switches and minor
 // page faults per request; the last line is the median of the runs with min–max, the peak resident
 // memory and the peak heap in use (sampled every 5 ms, HeapSampler; NETLOAD_HEAP=0 leaves the
 // sampler out). `openapi` drives the generated OpenAPI client on
 // net-ahc, openapi-ahc (swift-openapi-async-http-client), net-urlsession or openapi-urlsession
-// (see OpenAPILoad.swift).
+// (see OpenAPILoad.swift). `transfer` runs one of §2's 100 MB transfers or §7's 1 GiB stream
+// through package-benchmark's four clients (Transfers.swift; Benchmarks/transfers.sh runs each in 5
+// processes).
 import BenchmarkSupport
 import Foundation
 import Net
@@ -27,8 +30,9 @@ let arguments = CommandLine.arguments.dropFirst()
 func usage() -> Never {
     FileHandle.standardError.write(Data("""
         usage: NetLoad server
-               NetLoad run <client> <seq|seqstream|par64|get100mb|dlfile100mb|upfile100mb|stream1g> <base URL> [requests] [runs]
+               NetLoad run <client> <seq|seqstream|par64> <base URL> [requests] [runs]
                clients: raw-ahc net-ahc net-ahc-client net-ahc-exchange net-ahc-send raw-urlsession raw-urlsession-delegate net-urlsession net-urlsession-client
+               NetLoad transfer <raw-urlsession|net-urlsession|raw-ahc|net-ahc> <get100mb|dlfile100mb|up100mb|upfile100mb|stream1g> <base URL> [runs]
                NetLoad session <canned|canned-client|canned-stream|canned-observed|canned-observed-system|canned-traced|stub|client|openapi-canned|openapi-bare> [requests] [runs] [in flight]
                NetLoad sse-latency <net-ahc|net-urlsession> <base URL> [events] [runs]
                NetLoad openapi <net-ahc|openapi-ahc|net-urlsession|openapi-urlsession> <seq|par64|download> <base URL> [requests or MB] [runs]
@@ -143,43 +147,6 @@ case "run":
         try await measure(label: label, requests: requests, runs: runs) {
             for _ in 0..<requests { _ = try await client.stream(small) }
         }
-    case "get100mb":
-        // `requests` 100 MB bodies read into memory one after another, per run.
-        let big = url.appendingPathComponent("bytes/\(100 << 20)")
-        try await measure(label: label, requests: requests, runs: runs) {
-            for _ in 0..<requests { _ = try await client.get(big) }
-        }
-    case "stream1g":
-        // `requests` 1 GiB bodies read with requestStream as they arrive, one after another.
-        let huge = url.appendingPathComponent("bytes/\(1 << 30)")
-        try await measure(label: label, requests: requests, runs: runs) {
-            for _ in 0..<requests {
-                let size = try await client.stream(huge)
-                guard size == 1 << 30 else { throw NetworkError.transport(.other("streamed \(size) bytes")) }
-            }
-        }
-    case "dlfile100mb":
-        // `requests` 100 MiB bodies into a file, one after another, per run.
-        let big = url.appendingPathComponent("bytes/\(100 << 20)")
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("netload-download-\(getpid())")
-        try await measure(label: label, requests: requests, runs: runs) {
-            for _ in 0..<requests {
-                let size = try await client.download(big, to: file)
-                guard size == 100 << 20 else { throw NetworkError.transport(.other("downloaded \(size) bytes")) }
-            }
-        }
-    case "upfile100mb":
-        // `requests` uploads of a 100 MiB file, one after another, per run.
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("netload-upload-\(getpid())")
-        try Data(count: 100 << 20).write(to: file)
-        defer { try? FileManager.default.removeItem(at: file) }
-        let upload = url.appendingPathComponent("upload")
-        try await measure(label: label, requests: requests, runs: runs) {
-            for _ in 0..<requests {
-                let counted = try await client.upload(file: file, to: upload)
-                guard counted == 100 << 20 else { throw NetworkError.transport(.other("the server counted \(counted) bytes")) }
-            }
-        }
     case "par64":
         try await measure(label: label, requests: requests, runs: runs) {
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -194,6 +161,12 @@ case "run":
     default:
         usage()
     }
+case "transfer":
+    let parts = Array(arguments.dropFirst())
+    guard parts.count >= 3, let client = ComparedClient(commandName: parts[0]),
+          let workload = TransferWorkload(rawValue: parts[1]), let url = URL(string: parts[2]) else { usage() }
+    let runs = parts.count > 3 ? max(1, Int(parts[3]) ?? 1) : 1
+    try await measureTransfer(client: client, workload: workload, base: url, runs: runs)
 case "session":
     let parts = Array(arguments.dropFirst())
     guard let kind = parts.first,

@@ -1,0 +1,144 @@
+import AsyncHTTPClient
+import Foundation
+import Net
+import NetAsyncHTTPClient
+import NIOCore
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The four clients §2 and §7 of Docs/Benchmarks.md compare over loopback (package-benchmark's
+/// transfer and stream benchmarks, and `NetLoad transfer`, which runs the same calls one process
+/// at a time), each with one long-lived session or client per process, as an application holds
+/// them. Every raw client is configured as Net's transport configures its own: 8 connections per
+/// host, redirects not followed, no cookies or cache; for AsyncHTTPClient the same decompression
+/// limit and timeouts, no tracer.
+public enum ComparedClient: String, CaseIterable, Sendable {
+    case urlSession = "raw URLSession"
+    case net = "Net on URLSessionTransport"
+    case asyncHTTPClient = "AsyncHTTPClient"
+    case netAHC = "Net on AsyncHTTPClientTransport"
+
+    /// The name `NetLoad transfer` takes on its command line.
+    public var commandName: String {
+        switch self {
+        case .urlSession: "raw-urlsession"
+        case .net: "net-urlsession"
+        case .asyncHTTPClient: "raw-ahc"
+        case .netAHC: "net-ahc"
+        }
+    }
+
+    /// The client `commandName` names.
+    public init?(commandName: String) {
+        guard let client = Self.allCases.first(where: { $0.commandName == commandName }) else { return nil }
+        self = client
+    }
+
+    public static let rawURLSession = URLSession(configuration: .likeNetsTransport(connectionsPerHost: 8), delegate: NoRedirects(), delegateQueue: nil)
+    /// Raw URLSession's streaming as a hand-written delegate does it on Linux: each chunk counted and dropped.
+    static let countingReader = DelegateReader(collects: false)
+    static let countingURLSession = URLSession(configuration: .likeNetsTransport(connectionsPerHost: 8), delegate: countingReader, delegateQueue: nil)
+    public static let netOnURLSession = NetworkClient(transport: URLSessionTransport())
+    public static let rawAHC = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .likeNetsTransport(connectionsPerHost: 8))
+    public static let netOnAHC = NetworkClient(transport: AsyncHTTPClientTransport())
+
+    /// Net's client for the two Net cases; `nil` for the raw clients.
+    private var netClient: NetworkClient? {
+        switch self {
+        case .net: Self.netOnURLSession
+        case .netAHC: Self.netOnAHC
+        case .urlSession, .asyncHTTPClient: nil
+        }
+    }
+
+    /// GETs `url` into memory; returns the body's length.
+    public func get(_ url: URL) async throws -> Int {
+        if let netClient { return try await netClient.requestData(for: url).data.count }
+        switch self {
+        case .asyncHTTPClient:
+            let response = try await Self.rawAHC.execute(HTTPClientRequest(url: url.absoluteString), timeout: .seconds(60))
+            return try await response.body.collect(upTo: 256 << 20).readableBytes
+        default:
+            return try await Self.rawURLSession.data(from: url).0.count
+        }
+    }
+
+    /// GETs `url` into the file `destination`, each client with its own writer (raw URLSession's
+    /// download task into a temporary file of its own, AsyncHTTPClient's `FileDownloadDelegate`,
+    /// Net's `requestDownload`); returns the file's size. The file is removed before returning.
+    public func download(_ url: URL, to destination: URL) async throws -> Int {
+        defer { try? FileManager.default.removeItem(at: destination) }
+        if let netClient { return try Self.size(of: try await netClient.requestDownload(for: url, to: destination).url) }
+        switch self {
+        case .asyncHTTPClient:
+            let delegate = try FileDownloadDelegate(path: destination.path)
+            return try await Self.rawAHC.execute(request: try HTTPClient.Request(url: url.absoluteString), delegate: delegate).get().receivedBytes
+        default:
+            let (file, _) = try await Self.rawURLSession.download(from: url)
+            defer { try? FileManager.default.removeItem(at: file) }
+            return try Self.size(of: file)
+        }
+    }
+
+    /// What an upload sends: a `Data` held in memory, or a file.
+    public enum UploadBody: Sendable {
+        case data(Data)
+        case file(URL)
+    }
+
+    /// POSTs `body` to `url` (the server answers with the length it counted); returns that length.
+    public func upload(_ body: UploadBody, to url: URL) async throws -> Int {
+        let answer: Data
+        if let netClient {
+            let request = try NetworkRequest(url: url, httpMethod: .post)
+            answer = switch body {
+            case .data(let data): try await netClient.requestUpload(for: request, from: data).data
+            case .file(let file): try await netClient.requestUpload(for: request, fromFile: file).data
+            }
+        } else if self == .asyncHTTPClient {
+            var request = HTTPClientRequest(url: url.absoluteString)
+            request.method = .POST
+            switch body {
+            case .data(let data):
+                // From the same `Data` as the others, as AsyncHTTPClient takes one: it copies the
+                // bytes into buffers of about 4 MB as it sends them.
+                request.body = .bytes(data)
+            case .file(let file):
+                request.body = .stream(FileChunks(url: file), length: .known(Int64(try Self.size(of: file))))
+            }
+            let response = try await Self.rawAHC.execute(request, timeout: .seconds(60))
+            answer = Data(String(buffer: try await response.body.collect(upTo: 1 << 20)).utf8)
+        } else {
+            var request = URLRequest(url: url)
+            request.httpMethod = "POST"
+            answer = switch body {
+            case .data(let data): try await Self.rawURLSession.upload(for: request, from: data).0
+            case .file(let file): try await Self.rawURLSession.upload(for: request, fromFile: file).0
+            }
+        }
+        return Int(String(decoding: answer, as: UTF8.self)) ?? -1
+    }
+
+    /// GETs `url` and reads its body as it arrives, each chunk counted and dropped: Net's
+    /// `requestStream`, raw AsyncHTTPClient's response body iterated (no deadline during the body,
+    /// as Net's stream has none once its head has arrived), raw URLSession through a delegate.
+    /// Returns the number of bytes read.
+    public func stream(_ url: URL) async throws -> Int {
+        var received = 0
+        if let netClient {
+            for try await chunk in try await netClient.requestStream(for: url).body { received += chunk.count }
+        } else if self == .asyncHTTPClient {
+            let response = try await Self.rawAHC.execute(HTTPClientRequest(url: url.absoluteString), deadline: .distantFuture)
+            for try await chunk in response.body { received += chunk.readableBytes }
+        } else {
+            received = try await Self.countingReader.read(Self.countingURLSession.dataTask(with: URLRequest(url: url)))
+        }
+        return received
+    }
+
+    /// The size of the file at `file`, in bytes.
+    public static func size(of file: URL) throws -> Int {
+        (try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.intValue ?? -1
+    }
+}

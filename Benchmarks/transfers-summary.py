@@ -1,0 +1,36 @@
+"""Medians of 5 processes for Benchmarks/transfers.sh: reads its `[round N] transfer CLIENT WORKLOAD
+median: …` lines on stdin and prints, per workload and client, the median of the processes' wall
+clock, CPU and peak resident memory with min–max, and each Net client's wall clock against the raw
+client under it (raw ÷ Net: above 1 is Net faster)."""
+import re
+import statistics
+import sys
+
+LINE = re.compile(r"\[round (\d+)\] transfer (\S+) (\S+) median: ([\d.]+) ms .*?, ([\d.]+) ms CPU .*?peak RSS (\d+) KiB")
+figures = {}  # (workload, client) -> [(ms, cpu ms, peak KiB)]
+for line in sys.stdin:
+    match = LINE.match(line)
+    if match:
+        figures.setdefault((match[3], match[2]), []).append((float(match[4]), float(match[5]), int(match[6])))
+
+
+def cell(values, show):
+    """`median (min–max)` of `values` (an odd count: the middle one)."""
+    ordered = sorted(values)
+    return f"{show(ordered[len(ordered) // 2])} ({show(ordered[0])}–{show(ordered[-1])})"
+
+
+def median(values):
+    return sorted(values)[len(values) // 2]
+
+
+RAW = {"net-urlsession": "raw-urlsession", "net-ahc": "raw-ahc"}
+print("workload client processes: wall clock ms (min–max), CPU ms (min–max), peak RSS MB (min–max)[, raw ÷ Net wall clock]")
+for (workload, client), runs in figures.items():
+    ratio = ""
+    raw = figures.get((workload, RAW.get(client, "")))
+    if raw:
+        ratio = f", raw ÷ Net {median([r[0] for r in raw]) / median([r[0] for r in runs]):.2f}"
+    print(f"{workload} {client} ×{len(runs)}: {cell([r[0] for r in runs], lambda v: f'{v:.0f}')} ms, "
+          f"{cell([r[1] for r in runs], lambda v: f'{v:.0f}')} ms CPU, "
+          f"{cell([r[2] / 1000 for r in runs], lambda v: f'{v:.0f}')} MB{ratio}")
