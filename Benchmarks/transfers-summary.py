@@ -1,7 +1,7 @@
 """Medians of 5 processes for Benchmarks/transfers.sh: reads its `[round N] transfer CLIENT WORKLOAD
 median: …` lines on stdin and prints, per workload and client, the median of the processes' wall
-clock, CPU and peak resident memory with min–max, and each Net client's wall clock against the raw
-client under it (raw ÷ Net: above 1 is Net faster)."""
+clock, CPU and peak resident memory (MiB) with min–max, and each Net client against the raw client
+under it: raw ÷ Net wall clock (above 1 is Net faster), Net ÷ raw CPU."""
 import re
 import statistics
 import sys
@@ -25,12 +25,13 @@ def median(values):
 
 
 RAW = {"net-urlsession": "raw-urlsession", "net-ahc": "raw-ahc"}
-print("workload client processes: wall clock ms (min–max), CPU ms (min–max), peak RSS MB (min–max)[, raw ÷ Net wall clock]")
+print("workload client processes: wall clock ms (min–max), CPU ms (min–max), peak RSS MiB (min–max)[, raw ÷ Net wall clock, Net ÷ raw CPU]")
 for (workload, client), runs in figures.items():
     ratio = ""
     raw = figures.get((workload, RAW.get(client, "")))
     if raw:
-        ratio = f", raw ÷ Net {median([r[0] for r in raw]) / median([r[0] for r in runs]):.2f}"
+        ratio = (f", raw ÷ Net {median([r[0] for r in raw]) / median([r[0] for r in runs]):.2f}"
+                 f", Net ÷ raw CPU {median([r[1] for r in runs]) / median([r[1] for r in raw]):.2f}")
     print(f"{workload} {client} ×{len(runs)}: {cell([r[0] for r in runs], lambda v: f'{v:.0f}')} ms, "
           f"{cell([r[1] for r in runs], lambda v: f'{v:.0f}')} ms CPU, "
-          f"{cell([r[2] / 1000 for r in runs], lambda v: f'{v:.0f}')} MB{ratio}")
+          f"{cell([r[2] / 1024 for r in runs], lambda v: f'{v:.0f}')} MiB{ratio}")
