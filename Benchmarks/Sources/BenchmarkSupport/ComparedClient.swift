@@ -14,9 +14,13 @@ import FoundationNetworking
 /// host, redirects not followed, no cookies or cache; for AsyncHTTPClient the same decompression
 /// limit and timeouts, no tracer.
 public enum ComparedClient: String, CaseIterable, Sendable {
+    /// Raw URLSession: completion-handler tasks, its download task, a delegate for streams.
     case urlSession = "raw URLSession"
+    /// `NetworkClient` (no interceptors) on `URLSessionTransport`.
     case net = "Net on URLSessionTransport"
+    /// Raw AsyncHTTPClient: its async API, `FileDownloadDelegate` for files.
     case asyncHTTPClient = "AsyncHTTPClient"
+    /// `NetworkClient` (no interceptors) on `AsyncHTTPClientTransport`.
     case netAHC = "Net on AsyncHTTPClientTransport"
 
     /// The name `NetLoad transfer` takes on its command line.
@@ -35,12 +39,16 @@ public enum ComparedClient: String, CaseIterable, Sendable {
         self = client
     }
 
+    /// Raw URLSession's session: redirects declined, as Net's transport declines them.
     public static let rawURLSession = URLSession(configuration: .likeNetsTransport(connectionsPerHost: 8), delegate: NoRedirects(), delegateQueue: nil)
     /// Raw URLSession's streaming as a hand-written delegate does it on Linux: each chunk counted and dropped.
     static let countingReader = DelegateReader(collects: false)
     static let countingURLSession = URLSession(configuration: .likeNetsTransport(connectionsPerHost: 8), delegate: countingReader, delegateQueue: nil)
+    /// Net on URLSessionTransport with its defaults.
     public static let netOnURLSession = NetworkClient(transport: URLSessionTransport())
+    /// Raw AsyncHTTPClient's client.
     public static let rawAHC = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .likeNetsTransport(connectionsPerHost: 8))
+    /// Net on AsyncHTTPClientTransport with its defaults.
     public static let netOnAHC = NetworkClient(transport: AsyncHTTPClientTransport())
 
     /// Net's client for the two Net cases; `nil` for the raw clients.
@@ -83,7 +91,9 @@ public enum ComparedClient: String, CaseIterable, Sendable {
 
     /// What an upload sends: a `Data` held in memory, or a file.
     public enum UploadBody: Sendable {
+        /// A body held in memory.
         case data(Data)
+        /// The file at this URL.
         case file(URL)
     }
 

@@ -34,11 +34,13 @@ public final class DelegateReader: NSObject, URLSessionDataDelegate, Sendable {
         }
     }
 
+    /// Lets every response through to its body.
     public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                            completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
         completionHandler(.allow)
     }
 
+    /// Keeps or counts a chunk of the body as it arrives.
     public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         readings.withLock { readings in
             if collects {
@@ -49,6 +51,7 @@ public final class DelegateReader: NSObject, URLSessionDataDelegate, Sendable {
         }
     }
 
+    /// Hands the body's length, or the error, to the caller of ``read(_:)``.
     public func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let reading = readings.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
         if let error {
@@ -58,6 +61,7 @@ public final class DelegateReader: NSObject, URLSessionDataDelegate, Sendable {
         }
     }
 
+    /// Declines every redirect, as Net's transports do.
     public func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                            newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
         completionHandler(nil)
