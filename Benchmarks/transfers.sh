@@ -3,26 +3,33 @@
 # NetLoad server pinned to core 1; each client in a process of its own pinned to core 0, which
 # makes one transfer to warm up and times the next (`NetLoad transfer`, the calls package-benchmark's
 # benchmarks make, through the same four clients). Five rounds, each running every client once per
-# workload in turn, so that whatever the machine does meanwhile falls on every client alike.
+# workload, the clients' order turned by one each round (every client goes first once and last
+# once), so that whatever the machine does meanwhile falls on every client alike.
 #
-#     bash Benchmarks/transfers.sh            # about 3 minutes on the 2-vCPU VM
+#     bash Benchmarks/transfers.sh            # about 2 minutes on the 2-vCPU VM, once NetLoad is built
 #
 # Prints each process's line as it ends, then per workload and client the median of the 5
 # processes' wall clock, CPU and peak resident memory, with min–max (Benchmarks/transfers-summary.py).
+# A process that fails stops the run, its output and errors on stderr.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build -c release --package-path Benchmarks --product NetLoad >/dev/null
 netload=Benchmarks/.build/release/NetLoad
 source Benchmarks/netload-server.sh  # $server on core 1, $url
 lines=$(mktemp)
-trap 'kill $server 2>/dev/null; rm -f "$log" "$lines"' EXIT
+remove_on_exit+=("$lines")
 
-for round in 1 2 3 4 5; do
+clients=(raw-urlsession net-urlsession-client raw-ahc net-ahc-client)
+for round in 0 1 2 3 4; do
     for workload in get100mb dlfile100mb up100mb upfile100mb stream1g; do
-        for client in raw-urlsession net-urlsession raw-ahc net-ahc; do
-            # Assigned first, so that a client that fails stops the run.
-            out=$(taskset -c 0 "$netload" transfer "$client" "$workload" "$url" 1)
-            echo "[round $round] $(tail -1 <<<"$out")" | tee -a "$lines"
+        for turn in 0 1 2 3; do
+            client=${clients[(round + turn) % 4]}
+            if ! out=$(taskset -c 0 "$netload" transfer "$client" "$workload" "$url" 1 2>&1); then
+                echo "transfers.sh: $client $workload failed in round $((round + 1)):" >&2
+                echo "$out" >&2
+                exit 1
+            fi
+            echo "[round $((round + 1))] $(tail -1 <<<"$out")" | tee -a "$lines"
         done
     done
 done

@@ -44,48 +44,25 @@ func httpBenchmarks() {
     }
 }
 
-/// 2 (continued). 100 MB down to memory, down to a file, and up from memory and from a file.
+/// 2 (continued). 100 MB down to memory, down to a file, and up from memory and from a file
+/// (`TransferWorkload`, which `NetLoad transfer` runs one process at a time for the medians of 5
+/// processes Docs/Benchmarks.md publishes).
 func transferBenchmarks() {
-    let size = 100_000_000
     let configuration = Benchmark.Configuration(
         metrics: [.wallClock, .cpuTotal, .peakMemoryResident], timeUnits: .milliseconds,
         warmupIterations: 1, maxDuration: .seconds(6), maxIterations: 5)
+    let workloads: [(TransferWorkload, String)] = [
+        (.get100mb, "download to memory"), (.dlfile100mb, "download to file"),
+        (.up100mb, "upload from memory"), (.upfile100mb, "upload from file"),
+    ]
     for client in ComparedClient.allCases {
-        Benchmark("HTTP 100 MB download to memory: \(client.rawValue)", configuration: configuration) { benchmark in
-            let url = try await LoopbackServer.baseURL().appendingPathComponent("bytes/\(size)")
-            benchmark.startMeasurement()
-            for _ in benchmark.scaledIterations {
-                let length = try await client.get(url)
-                precondition(length == size, "\(client.rawValue) received \(length) bytes")
-            }
-        }
-        Benchmark("HTTP 100 MB download to file: \(client.rawValue)", configuration: configuration) { benchmark in
-            let url = try await LoopbackServer.baseURL().appendingPathComponent("bytes/\(size)")
-            let destination = FileManager.default.temporaryDirectory.appendingPathComponent("net-bench-download-\(getpid())")
-            benchmark.startMeasurement()
-            for _ in benchmark.scaledIterations {
-                let length = try await client.download(url, to: destination)
-                precondition(length == size, "\(client.rawValue) wrote \(length) bytes")
-            }
-        }
-        Benchmark("HTTP 100 MB upload from memory: \(client.rawValue)", configuration: configuration) { benchmark in
-            let url = try await LoopbackServer.baseURL().appendingPathComponent("upload")
-            // Bytes written, so the body is resident from the start for every client (zero pages of
-            // `Data(count:)` would not be until a client copied them).
-            let body = Data(repeating: 0x2A, count: size)
-            benchmark.startMeasurement()
-            for _ in benchmark.scaledIterations {
-                let counted = try await client.upload(.data(body), to: url)
-                precondition(counted == size, "the server counted \(counted) bytes from \(client.rawValue)")
-            }
-        }
-        Benchmark("HTTP 100 MB upload from file: \(client.rawValue)", configuration: configuration) { benchmark in
-            let url = try await LoopbackServer.baseURL().appendingPathComponent("upload")
-            let file = try ProcessProbe.scratchFile(size: size)
-            benchmark.startMeasurement()
-            for _ in benchmark.scaledIterations {
-                let counted = try await client.upload(.file(file), to: url)
-                precondition(counted == size, "the server counted \(counted) bytes from \(client.rawValue)")
+        for (workload, name) in workloads {
+            Benchmark("HTTP 100 MB \(name): \(client.rawValue)", configuration: configuration) { benchmark in
+                let (transfer, cleanUp) = try workload.transfer(with: client, base: try await LoopbackServer.baseURL())
+                defer { cleanUp() }
+                benchmark.startMeasurement()
+                for _ in benchmark.scaledIterations { try await transfer() }
+                benchmark.stopMeasurement()
             }
         }
     }

@@ -1,15 +1,14 @@
 import Benchmark
 import BenchmarkSupport
-import Foundation
 
 /// 7. 1 GiB read as it arrives: Net's `requestStream` on AsyncHTTPClientTransport against raw
 /// AsyncHTTPClient configured the same way (redirects off, the same decompression limit, 8
 /// connections per host, no deadline during the body), and on URLSessionTransport beside raw URLSession
-/// through a delegate, for the record (`ComparedClient.stream`; `NetLoad transfer` runs the same
-/// calls one process at a time, for Docs/Benchmarks.md's medians of 5 processes).
+/// through a delegate, for the record (`TransferWorkload.stream1g`; `NetLoad transfer` runs the
+/// same calls one process at a time, for Docs/Benchmarks.md's medians of 5 processes). Each client
+/// is `ComparedClient`'s one per process, as in NetLoad (before f7fd0ac each benchmark made its own).
 /// Target: Net-AHC ≥ 0.9× raw AHC's throughput, peak resident growth ≤ 32 MiB.
 func streamingBenchmarks() {
-    let size = 1 << 30
     let configuration = Benchmark.Configuration(
         metrics: [.wallClock, .cpuTotal, .peakMemoryResident], timeUnits: .milliseconds,
         warmupIterations: 1, maxDuration: .seconds(20), maxIterations: 5)
@@ -21,12 +20,10 @@ func streamingBenchmarks() {
     ]
     for client in ComparedClient.allCases {
         Benchmark("Stream 1 GiB: \(names[client] ?? client.rawValue)", configuration: configuration) { benchmark in
-            let url = try await LoopbackServer.baseURL().appendingPathComponent("bytes/\(size)")
+            let (stream, _) = try TransferWorkload.stream1g.transfer(with: client, base: try await LoopbackServer.baseURL())
             benchmark.startMeasurement()
-            for _ in benchmark.scaledIterations {
-                let received = try await client.stream(url)
-                precondition(received == size, "\(client.rawValue) read \(received) bytes")
-            }
+            for _ in benchmark.scaledIterations { try await stream() }
+            benchmark.stopMeasurement()
         }
     }
 }

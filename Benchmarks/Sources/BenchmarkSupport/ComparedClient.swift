@@ -12,7 +12,8 @@ import FoundationNetworking
 /// at a time), each with one long-lived session or client per process, as an application holds
 /// them. Every raw client is configured as Net's transport configures its own: 8 connections per
 /// host, redirects not followed, no cookies or cache; for AsyncHTTPClient the same decompression
-/// limit and timeouts, no tracer.
+/// limit and connect timeout, no tracer. Every call has 60 s, as Net's, but a stream's body, which
+/// has no deadline for any client once its head has arrived.
 public enum ComparedClient: String, CaseIterable, Sendable {
     /// Raw URLSession: completion-handler tasks, its download task, a delegate for streams.
     case urlSession = "raw URLSession"
@@ -23,13 +24,14 @@ public enum ComparedClient: String, CaseIterable, Sendable {
     /// `NetworkClient` (no interceptors) on `AsyncHTTPClientTransport`.
     case netAHC = "Net on AsyncHTTPClientTransport"
 
-    /// The name `NetLoad transfer` takes on its command line.
+    /// The name `NetLoad transfer` takes on its command line: for Net, the name `NetLoad run` gives
+    /// its `NetworkClient` clients (`run`'s `net-ahc` and `net-urlsession` are session actors).
     public var commandName: String {
         switch self {
         case .urlSession: "raw-urlsession"
-        case .net: "net-urlsession"
+        case .net: "net-urlsession-client"
         case .asyncHTTPClient: "raw-ahc"
-        case .netAHC: "net-ahc"
+        case .netAHC: "net-ahc-client"
         }
     }
 
@@ -51,38 +53,50 @@ public enum ComparedClient: String, CaseIterable, Sendable {
     /// Net on AsyncHTTPClientTransport with its defaults.
     public static let netOnAHC = NetworkClient(transport: AsyncHTTPClientTransport())
 
-    /// Net's client for the two Net cases; `nil` for the raw clients.
-    private var netClient: NetworkClient? {
+    /// What a call goes through: Net's client, or one of the two raw clients.
+    private enum Path {
+        case net(NetworkClient)
+        case rawURLSession
+        case rawAHC
+    }
+
+    private var path: Path {
         switch self {
-        case .net: Self.netOnURLSession
-        case .netAHC: Self.netOnAHC
-        case .urlSession, .asyncHTTPClient: nil
+        case .net: .net(Self.netOnURLSession)
+        case .netAHC: .net(Self.netOnAHC)
+        case .urlSession: .rawURLSession
+        case .asyncHTTPClient: .rawAHC
         }
     }
 
     /// GETs `url` into memory; returns the body's length.
     public func get(_ url: URL) async throws -> Int {
-        if let netClient { return try await netClient.requestData(for: url).data.count }
-        switch self {
-        case .asyncHTTPClient:
+        switch path {
+        case .net(let client):
+            return try await client.requestData(for: url).data.count
+        case .rawAHC:
             let response = try await Self.rawAHC.execute(HTTPClientRequest(url: url.absoluteString), timeout: .seconds(60))
             return try await response.body.collect(upTo: 256 << 20).readableBytes
-        default:
+        case .rawURLSession:
             return try await Self.rawURLSession.data(from: url).0.count
         }
     }
 
     /// GETs `url` into the file `destination`, each client with its own writer (raw URLSession's
     /// download task into a temporary file of its own, AsyncHTTPClient's `FileDownloadDelegate`,
-    /// Net's `requestDownload`); returns the file's size. The file is removed before returning.
+    /// Net's `requestDownload`), within 60 s as Net's call; returns the size of the file written.
+    /// The file is removed before returning, inside the time measured, the same for every client.
     public func download(_ url: URL, to destination: URL) async throws -> Int {
         defer { try? FileManager.default.removeItem(at: destination) }
-        if let netClient { return try Self.size(of: try await netClient.requestDownload(for: url, to: destination).url) }
-        switch self {
-        case .asyncHTTPClient:
+        switch path {
+        case .net(let client):
+            return try Self.size(of: try await client.requestDownload(for: url, to: destination).url)
+        case .rawAHC:
             let delegate = try FileDownloadDelegate(path: destination.path)
-            return try await Self.rawAHC.execute(request: try HTTPClient.Request(url: url.absoluteString), delegate: delegate).get().receivedBytes
-        default:
+            _ = try await Self.rawAHC.execute(request: try HTTPClient.Request(url: url.absoluteString), delegate: delegate,
+                                              deadline: .now() + .seconds(60)).get()
+            return try Self.size(of: destination)
+        case .rawURLSession:
             let (file, _) = try await Self.rawURLSession.download(from: url)
             defer { try? FileManager.default.removeItem(at: file) }
             return try Self.size(of: file)
@@ -100,13 +114,14 @@ public enum ComparedClient: String, CaseIterable, Sendable {
     /// POSTs `body` to `url` (the server answers with the length it counted); returns that length.
     public func upload(_ body: UploadBody, to url: URL) async throws -> Int {
         let answer: Data
-        if let netClient {
+        switch path {
+        case .net(let client):
             let request = try NetworkRequest(url: url, httpMethod: .post)
             answer = switch body {
-            case .data(let data): try await netClient.requestUpload(for: request, from: data).data
-            case .file(let file): try await netClient.requestUpload(for: request, fromFile: file).data
+            case .data(let data): try await client.requestUpload(for: request, from: data).data
+            case .file(let file): try await client.requestUpload(for: request, fromFile: file).data
             }
-        } else if self == .asyncHTTPClient {
+        case .rawAHC:
             var request = HTTPClientRequest(url: url.absoluteString)
             request.method = .POST
             switch body {
@@ -119,7 +134,7 @@ public enum ComparedClient: String, CaseIterable, Sendable {
             }
             let response = try await Self.rawAHC.execute(request, timeout: .seconds(60))
             answer = Data(String(buffer: try await response.body.collect(upTo: 1 << 20)).utf8)
-        } else {
+        case .rawURLSession:
             var request = URLRequest(url: url)
             request.httpMethod = "POST"
             answer = switch body {
@@ -136,12 +151,13 @@ public enum ComparedClient: String, CaseIterable, Sendable {
     /// Returns the number of bytes read.
     public func stream(_ url: URL) async throws -> Int {
         var received = 0
-        if let netClient {
-            for try await chunk in try await netClient.requestStream(for: url).body { received += chunk.count }
-        } else if self == .asyncHTTPClient {
+        switch path {
+        case .net(let client):
+            for try await chunk in try await client.requestStream(for: url).body { received += chunk.count }
+        case .rawAHC:
             let response = try await Self.rawAHC.execute(HTTPClientRequest(url: url.absoluteString), deadline: .distantFuture)
             for try await chunk in response.body { received += chunk.readableBytes }
-        } else {
+        case .rawURLSession:
             received = try await Self.countingReader.read(Self.countingURLSession.dataTask(with: URLRequest(url: url)))
         }
         return received

@@ -19,8 +19,9 @@
 // sampler out). `openapi` drives the generated OpenAPI client on
 // net-ahc, openapi-ahc (swift-openapi-async-http-client), net-urlsession or openapi-urlsession
 // (see OpenAPILoad.swift). `transfer` runs one of §2's 100 MB transfers or §7's 1 GiB stream
-// through package-benchmark's four clients (Transfers.swift; Benchmarks/transfers.sh runs each in 5
-// processes).
+// through package-benchmark's four clients, on 8 connections (Transfers.swift;
+// Benchmarks/transfers.sh runs each in 5 processes): Net's two are `NetworkClient`s, named as in
+// `run` (`net-ahc-client`, `net-urlsession-client`; in runs up to f7fd0ac, `net-ahc` and `net-urlsession`).
 import BenchmarkSupport
 import Foundation
 import Net
@@ -32,7 +33,7 @@ func usage() -> Never {
         usage: NetLoad server
                NetLoad run <client> <seq|seqstream|par64> <base URL> [requests] [runs]
                clients: raw-ahc net-ahc net-ahc-client net-ahc-exchange net-ahc-send raw-urlsession raw-urlsession-delegate net-urlsession net-urlsession-client
-               NetLoad transfer <raw-urlsession|net-urlsession|raw-ahc|net-ahc> <get100mb|dlfile100mb|up100mb|upfile100mb|stream1g> <base URL> [runs]
+               NetLoad transfer <raw-urlsession|net-urlsession-client|raw-ahc|net-ahc-client> <get100mb|dlfile100mb|up100mb|upfile100mb|stream1g> <base URL> [runs]
                NetLoad session <canned|canned-client|canned-stream|canned-observed|canned-observed-system|canned-traced|stub|client|openapi-canned|openapi-bare> [requests] [runs] [in flight]
                NetLoad sse-latency <net-ahc|net-urlsession> <base URL> [events] [runs]
                NetLoad openapi <net-ahc|openapi-ahc|net-urlsession|openapi-urlsession> <seq|par64|download> <base URL> [requests or MB] [runs]
