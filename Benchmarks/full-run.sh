@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every figure Docs/Benchmarks.md publishes, in one sitting (25 minutes on the 2-vCPU VM, 2.5 of them building):
+# Every figure Docs/Benchmarks.md publishes, in one sitting (about 40 minutes on the 2-vCPU VM, 2.5 of them building):
 #
 #     bash Benchmarks/full-run.sh /tmp/net-run        # as root; writes one log per part into /tmp/net-run
 #
@@ -10,12 +10,13 @@
 #   side-by-side.txt, side-by-side-polling.txt   §0: small GETs, raw clients against Net (Benchmarks/side-by-side.sh,
 #                                                as the VM boots, then with idle vCPUs polling)
 #   openapi.txt, openapi-polling.txt             §11: the generated OpenAPI client (Benchmarks/openapi-side-by-side.sh)
-#   transfers.txt                                §2, §7: 100 MB transfers and the 1 GiB stream, each client in 5
-#                                                processes (Benchmarks/transfers.sh)
+#   transfers.txt                                §2, §7: 100 MB transfers and the 1 GiB stream (Benchmarks/transfers.sh)
 #   ordo.txt                                     §1, §3–§6, §9, §10 (and §2, §7 in one process each): package-benchmark, every benchmark, against a NetLoad
 #                                                server on core 1 (NET_BENCH_SERVER), the benchmarks on core 0
 #   sse-latency.txt                              §8: event latency on each transport (NetLoad sse-latency)
 #   sse-parse.txt                                §8: parse rate against mattt/EventSource (Tests/EventSourcePeer)
+# §0, §11, §2 and §7 run each client in 5 processes, alternated in 5 rounds; their logs hold one line
+# per process, then the medians across processes (Benchmarks/medians.py).
 #
 # Nothing else should run on the machine meanwhile: the clients share core 0 with anything else.
 set -euo pipefail

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Side-by-side figures (Docs/Benchmarks.md §0): a NetLoad server pinned to core 1, each client in
-# a process of its own pinned to core 0, 5 runs each after a warm-up (median, min–max).
+# 5 processes of its own pinned to core 0, each making one warm-up run and one timed run; the
+# clients alternated in 5 rounds, their order turned by one each round. Prints each process's line
+# as it ends, then each figure's median across the 5 processes with min–max (Benchmarks/medians.py).
+# NETLOAD_ROUNDS=N runs N rounds instead (odd, for a median).
 #
 #     bash Benchmarks/side-by-side.sh                      # the current build
 #     bash Benchmarks/side-by-side.sh /tmp/NetLoad-before  # alternate with another build of NetLoad
@@ -25,34 +28,53 @@ source Benchmarks/netload-server.sh  # $server on core 1, $url
 source Benchmarks/poll-idle.sh  # NETLOAD_POLL_IDLE=1: idle vCPUs poll
 scheduling=()
 [ -n "${NETLOAD_BATCH:-}" ] && scheduling=(chrt -b 0)
-run() {  # label, binary, arguments…
-    local label=$1 binary=$2 out
-    shift 2
-    # Assigned first, so that a client that fails (or a "before" binary without a workload) stops the run.
-    out=$("${scheduling[@]}" taskset -c 0 "$binary" "$@")
-    echo "[$label] $(tail -1 <<<"$out")"
-}
-for workload in seq par64; do
-    requests=20000
-    [ "$workload" = seq ] && requests=10000
-    for client in raw-ahc net-ahc-client net-ahc raw-urlsession raw-urlsession-delegate net-urlsession-client net-urlsession; do
-        if [ -n "$before" ] && [ "${client#net-}" != "$client" ]; then
-            run before "$before" run "$client" "$workload" "$url" "$requests" 5
-        fi
-        run after "$after" run "$client" "$workload" "$url" "$requests" 5
-    done
-done
-# A small body read as it arrives (requestStream; raw AsyncHTTPClient iterates its body).
-for client in raw-ahc net-ahc-client; do
-    if [ -n "$before" ] && [ "${client#net-}" != "$client" ]; then
-        run before "$before" run "$client" seqstream "$url" 10000 5
+rounds=${NETLOAD_ROUNDS:-5}
+lines=$(mktemp)
+errors=$(mktemp)
+remove_on_exit+=("$lines" "$errors")
+run() {  # round, label, binary, arguments…
+    local round=$1 label=$2 binary=$3 out
+    shift 3
+    # A client that fails (or a "before" binary without a workload) stops the run.
+    if ! out=$("${scheduling[@]}" taskset -c 0 "$binary" "$@" 2>"$errors"); then
+        echo "side-by-side.sh: $* failed in round $round:" >&2
+        cat "$errors" >&2
+        exit 1
     fi
-    run after "$after" run "$client" seqstream "$url" 10000 5
+    echo "[round $round] [$label] $(tail -1 <<<"$out")" | tee -a "$lines"
+}
+both() {  # round, arguments…: with the "before" binary first for Net's clients and sessions
+    local round=$1
+    shift
+    if [ -n "$before" ] && { [ "$1" = session ] || [ "${2#net-}" != "$2" ]; }; then
+        run "$round" before "$before" "$@"
+    fi
+    run "$round" after "$after" "$@"
+}
+# Each round runs every client once per workload, in an order turned by one each round.
+turned() {  # round, items…: the items from position round (mod their count) on, then the rest
+    local round=$1
+    shift
+    local items=("$@") i
+    for ((i = 0; i < ${#items[@]}; i++)); do echo "${items[(round + i) % ${#items[@]}]}"; done
+}
+for ((round = 1; round <= rounds; round++)); do
+    for workload in seq par64; do
+        requests=20000
+        [ "$workload" = seq ] && requests=10000
+        for client in $(turned "$round" raw-ahc net-ahc-client net-ahc raw-urlsession raw-urlsession-delegate net-urlsession-client net-urlsession); do
+            both "$round" run "$client" "$workload" "$url" "$requests" 1
+        done
+    done
+    # A small body read as it arrives (requestStream; raw AsyncHTTPClient iterates its body).
+    for client in $(turned "$round" raw-ahc net-ahc-client); do
+        both "$round" run "$client" seqstream "$url" 10000 1
+    done
+    for scenario in $(turned "$round" canned canned-client canned-stream stub client); do
+        both "$round" session "$scenario" 100000 1
+    done
+    # The session layer alone with 64 calls in flight: what concurrency adds to its cost.
+    both "$round" session canned-client 100000 1 64
 done
-for scenario in canned canned-client canned-stream stub client; do
-    [ -n "$before" ] && run before "$before" session "$scenario" 100000 5
-    run after "$after" session "$scenario" 100000 5
-done
-# The session layer alone with 64 calls in flight: what concurrency adds to its cost.
-[ -n "$before" ] && run before "$before" session canned-client 100000 5 64
-run after "$after" session canned-client 100000 5 64
+echo
+python3 Benchmarks/medians.py <"$lines"

@@ -9,7 +9,7 @@
 #     bash Benchmarks/transfers.sh            # about 2 minutes on the 2-vCPU VM, once NetLoad is built
 #
 # Prints each process's line as it ends, then per workload and client the median of the 5
-# processes' wall clock, CPU and peak resident memory, with min–max (Benchmarks/transfers-summary.py).
+# processes' wall clock, CPU and peak resident memory, with min–max (Benchmarks/medians.py).
 # A process that fails stops the run, its output and errors on stderr.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,16 +17,17 @@ swift build -c release --package-path Benchmarks --product NetLoad >/dev/null
 netload=Benchmarks/.build/release/NetLoad
 source Benchmarks/netload-server.sh  # $server on core 1, $url
 lines=$(mktemp)
-remove_on_exit+=("$lines")
+errors=$(mktemp)
+remove_on_exit+=("$lines" "$errors")
 
 clients=(raw-urlsession net-urlsession-client raw-ahc net-ahc-client)
-for round in 0 1 2 3 4; do
+for ((round = 0; round < ${NETLOAD_ROUNDS:-5}; round++)); do  # NETLOAD_ROUNDS=N: N rounds (odd, for a median)
     for workload in get100mb dlfile100mb up100mb upfile100mb stream1g; do
         for turn in 0 1 2 3; do
             client=${clients[(round + turn) % 4]}
-            if ! out=$(taskset -c 0 "$netload" transfer "$client" "$workload" "$url" 1 2>&1); then
+            if ! out=$(taskset -c 0 "$netload" transfer "$client" "$workload" "$url" 1 2>"$errors"); then
                 echo "transfers.sh: $client $workload failed in round $((round + 1)):" >&2
-                echo "$out" >&2
+                cat "$errors" >&2
                 exit 1
             fi
             echo "[round $((round + 1))] $(tail -1 <<<"$out")" | tee -a "$lines"
@@ -34,4 +35,4 @@ for round in 0 1 2 3 4; do
     done
 done
 echo
-python3 Benchmarks/transfers-summary.py <"$lines"
+python3 Benchmarks/medians.py <"$lines"
