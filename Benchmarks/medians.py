@@ -5,8 +5,9 @@ seq`, `openapi net-ahc par64`, `transfer raw-ahc get100mb`, `session canned ×1`
 NetLoad median line (`6716 req/s (6149–6881), 84.15 µs CPU/request (…), …, peak RSS 36116 KiB`).
 Prints, per WHAT in the order first seen, the median of its processes for each figure with min–max
 across them (peak memory in MiB, heap in KiB), then each Net client against the client it is
-compared with in the same workload: its speed as a multiple of the other's (above 1 is Net faster)
-and its CPU as a multiple of the other's. Exits with 1 on a line it cannot read, or on a WHAT with
+compared with in the same workload (and a build run as "after" against the same client run
+"before", from side-by-side.sh's A/B mode): its speed as a multiple of the other's (above 1 is
+faster) and its CPU as a multiple of the other's. Exits with 1 on a line it cannot read, or on a WHAT with
 an even number of processes (no middle one)."""
 import re
 import sys
@@ -30,6 +31,9 @@ for line in sys.stdin:
     if not match:
         sys.exit(f"medians.py: cannot read {line.strip()!r}")
     figures = {unit: float(value) for value, unit in FIGURE.findall(match[3])}
+    if "ms/request" in figures:  # NetLoad's unit below 100 requests/s
+        figures = {("req/s" if unit == "ms/request" else unit): (1000 / value if unit == "ms/request" else value)
+                   for unit, value in figures.items()}
     figures.update({name: float(kib) for name, kib in MEMORY.findall(match[3])})
     if not figures:
         sys.exit(f"medians.py: no figures in {line.strip()!r}")
@@ -64,14 +68,16 @@ def speed(figures):
 
 
 def peers_of(what):
-    """(prefix, client, workload) and the WHATs it is compared with."""
+    """The WHATs that `what` is compared with: for Net's clients, the clients beside them in the
+    same workload; for a build run as "after" beside a "before" one, itself run "before"."""
     words = what.split(" ")
+    peers = [" ".join(["[before]"] + words[1:])] if words[0] == "[after]" else []
     # [LABEL] and openapi/transfer come before CLIENT WORKLOAD.
     index = next(i for i, word in enumerate(words) if not word.startswith("[") and word not in ("openapi", "transfer"))
     if index + 1 >= len(words):
-        return []
+        return peers
     table = OPENAPI_PEERS if "openapi" in words[:index] else PEERS
-    return [" ".join(words[:index] + [peer] + words[index + 1:]) for peer in table.get(words[index], [])]
+    return peers + [" ".join(words[:index] + [peer] + words[index + 1:]) for peer in table.get(words[index], [])]
 
 
 print("what, processes: each figure's median (min–max) across the processes; peak RSS in MiB, heap in KiB")

@@ -3,8 +3,9 @@
 # Tests/NetOpenAPITests/OpenAPI/openapi.yaml on Net's transports (through NetOpenAPITransport) and
 # on the two published OpenAPI transports, a NetLoad server pinned to core 1, each client in 5
 # processes of its own pinned to core 0, each making one warm-up run and one timed run; the clients
-# alternated in 5 rounds, their order turned by one each round. Prints each process's line as it
-# ends, then each figure's median across the 5 processes with min–max (Benchmarks/medians.py).
+# alternated in 5 rounds, in an order that changes each round (Benchmarks/rounds.sh). Prints each
+# process's line as it ends, then each figure's median across the 5 processes with min–max
+# (Benchmarks/medians.py). NETLOAD_ROUNDS=N runs N rounds instead (odd, for a median).
 #
 #     bash Benchmarks/openapi-side-by-side.sh
 #     NETLOAD_POLL_IDLE=1 bash Benchmarks/openapi-side-by-side.sh  # idle vCPUs poll (Benchmarks/poll-idle.sh)
@@ -15,23 +16,23 @@ netload=Benchmarks/.build/release/NetLoad
 source Benchmarks/netload-server.sh  # $server on core 1, $url
 source Benchmarks/poll-idle.sh  # NETLOAD_POLL_IDLE=1: idle vCPUs poll
 
+source Benchmarks/rounds.sh  # $rounds, ordered
 lines=$(mktemp)
 errors=$(mktemp)
 remove_on_exit+=("$lines" "$errors")
-clients=(openapi-ahc net-ahc openapi-urlsession net-urlsession)
-for ((round = 0; round < ${NETLOAD_ROUNDS:-5}; round++)); do  # NETLOAD_ROUNDS=N: N rounds (odd, for a median)
+for ((round = 1; round <= rounds; round++)); do
     for workload in seq par64 download; do
         amount=20000                           # calls
         [ "$workload" = seq ] && amount=10000
         [ "$workload" = download ] && amount=100  # MB
-        for turn in 0 1 2 3; do
-            client=${clients[(round + turn) % 4]}
+        for client in $(ordered "$round" openapi-ahc net-ahc openapi-urlsession net-urlsession); do
             if ! out=$(taskset -c 0 "$netload" openapi "$client" "$workload" "$url" "$amount" 1 2>"$errors"); then
-                echo "openapi-side-by-side.sh: $client $workload failed in round $((round + 1)):" >&2
+                echo "openapi-side-by-side.sh: $client $workload failed in round $round:" >&2
+                echo "$out" >&2
                 cat "$errors" >&2
                 exit 1
             fi
-            echo "[round $((round + 1))] $(tail -1 <<<"$out")" | tee -a "$lines"
+            echo "[round $round] $(tail -1 <<<"$out")" | tee -a "$lines"
         done
     done
 done

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Side-by-side figures (Docs/Benchmarks.md §0): a NetLoad server pinned to core 1, each client in
 # 5 processes of its own pinned to core 0, each making one warm-up run and one timed run; the
-# clients alternated in 5 rounds, their order turned by one each round. Prints each process's line
-# as it ends, then each figure's median across the 5 processes with min–max (Benchmarks/medians.py).
-# NETLOAD_ROUNDS=N runs N rounds instead (odd, for a median).
+# clients alternated in 5 rounds, in an order that changes each round (Benchmarks/rounds.sh).
+# Prints each process's line as it ends, then each figure's median across the 5 processes with
+# min–max (Benchmarks/medians.py). NETLOAD_ROUNDS=N runs N rounds instead (odd, for a median).
 #
 #     bash Benchmarks/side-by-side.sh                      # the current build
 #     bash Benchmarks/side-by-side.sh /tmp/NetLoad-before  # alternate with another build of NetLoad
@@ -28,7 +28,7 @@ source Benchmarks/netload-server.sh  # $server on core 1, $url
 source Benchmarks/poll-idle.sh  # NETLOAD_POLL_IDLE=1: idle vCPUs poll
 scheduling=()
 [ -n "${NETLOAD_BATCH:-}" ] && scheduling=(chrt -b 0)
-rounds=${NETLOAD_ROUNDS:-5}
+source Benchmarks/rounds.sh  # $rounds, ordered
 lines=$(mktemp)
 errors=$(mktemp)
 remove_on_exit+=("$lines" "$errors")
@@ -37,40 +37,42 @@ run() {  # round, label, binary, arguments…
     shift 3
     # A client that fails (or a "before" binary without a workload) stops the run.
     if ! out=$("${scheduling[@]}" taskset -c 0 "$binary" "$@" 2>"$errors"); then
-        echo "side-by-side.sh: $* failed in round $round:" >&2
+        echo "side-by-side.sh: [$label] $* failed in round $round:" >&2
+        echo "$out" >&2
         cat "$errors" >&2
         exit 1
     fi
     echo "[round $round] [$label] $(tail -1 <<<"$out")" | tee -a "$lines"
 }
-both() {  # round, arguments…: with the "before" binary first for Net's clients and sessions
+both() {  # round, arguments…: with a "before" binary, Net's clients and sessions run with both,
+          # "before" first in odd rounds and "after" first in even ones
     local round=$1
     shift
     if [ -n "$before" ] && { [ "$1" = session ] || [ "${2#net-}" != "$2" ]; }; then
-        run "$round" before "$before" "$@"
+        if (( round % 2 == 1 )); then
+            run "$round" before "$before" "$@"
+            run "$round" after "$after" "$@"
+        else
+            run "$round" after "$after" "$@"
+            run "$round" before "$before" "$@"
+        fi
+    else
+        run "$round" after "$after" "$@"
     fi
-    run "$round" after "$after" "$@"
-}
-# Each round runs every client once per workload, in an order turned by one each round.
-turned() {  # round, items…: the items from position round (mod their count) on, then the rest
-    local round=$1
-    shift
-    local items=("$@") i
-    for ((i = 0; i < ${#items[@]}; i++)); do echo "${items[(round + i) % ${#items[@]}]}"; done
 }
 for ((round = 1; round <= rounds; round++)); do
     for workload in seq par64; do
         requests=20000
         [ "$workload" = seq ] && requests=10000
-        for client in $(turned "$round" raw-ahc net-ahc-client net-ahc raw-urlsession raw-urlsession-delegate net-urlsession-client net-urlsession); do
+        for client in $(ordered "$round" raw-ahc net-ahc-client net-ahc raw-urlsession raw-urlsession-delegate net-urlsession-client net-urlsession); do
             both "$round" run "$client" "$workload" "$url" "$requests" 1
         done
     done
     # A small body read as it arrives (requestStream; raw AsyncHTTPClient iterates its body).
-    for client in $(turned "$round" raw-ahc net-ahc-client); do
+    for client in $(ordered "$round" raw-ahc net-ahc-client); do
         both "$round" run "$client" seqstream "$url" 10000 1
     done
-    for scenario in $(turned "$round" canned canned-client canned-stream stub client); do
+    for scenario in $(ordered "$round" canned canned-client canned-stream stub client); do
         both "$round" session "$scenario" 100000 1
     done
     # The session layer alone with 64 calls in flight: what concurrency adds to its cost.

@@ -37,7 +37,8 @@ public enum ProcessProbe {
         return (usage.ru_nvcsw + usage.ru_nivcsw, usage.ru_minflt)
     }
 
-    /// A file of `size` bytes in the temporary directory (created once per process and size).
+    /// A file of `size` bytes in the temporary directory, written through to the disk (created once
+    /// per process and size, and again after it is removed).
     public static func scratchFile(size: Int) throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("net-bench-\(getpid())-\(size).bin")
         if FileManager.default.fileExists(atPath: url.path) { return url }
@@ -53,6 +54,9 @@ public enum ProcessProbe {
             try handle.write(contentsOf: piece)
             written += piece.count
         }
+        // On disk before anything is timed: the kernel's write-back of these pages must not run
+        // beside the upload that reads them.
+        try handle.synchronize()
         return url
     }
 }
