@@ -16,7 +16,9 @@
 #   sse-latency.txt                              §8: event latency on each transport (NetLoad sse-latency)
 #   sse-parse.txt                                §8: parse rate against mattt/EventSource (Tests/EventSourcePeer)
 # §0, §11, §2 and §7 run each client in 5 processes, alternated in 5 rounds; their logs hold one line
-# per process, then the medians across processes (Benchmarks/medians.py).
+# per process, then the medians across processes (Benchmarks/medians.py). Their tables in
+# Docs/Benchmarks.md come from the logs by `python3 Benchmarks/render-tables.py OUTPUT-DIRECTORY
+# --write Docs/Benchmarks.md`, which prints the figures the prose around them needs.
 #
 # Nothing else should run on the machine meanwhile: the clients share core 0 with anything else.
 set -euo pipefail

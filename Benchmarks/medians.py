@@ -23,24 +23,25 @@ PEERS = {
 }
 OPENAPI_PEERS = {"net-ahc": ["openapi-ahc"], "net-urlsession": ["openapi-urlsession"]}
 
-processes = {}  # what -> [{unit: value}]
-for line in sys.stdin:
-    if not line.strip():
-        continue
-    match = LINE.match(line.strip())
-    if not match:
-        sys.exit(f"medians.py: cannot read {line.strip()!r}")
-    figures = {unit: float(value) for value, unit in FIGURE.findall(match[3])}
-    if "ms/request" in figures:  # NetLoad's unit below 100 requests/s
-        figures = {("req/s" if unit == "ms/request" else unit): (1000 / value if unit == "ms/request" else value)
-                   for unit, value in figures.items()}
-    figures.update({name: float(kib) for name, kib in MEMORY.findall(match[3])})
-    if not figures:
-        sys.exit(f"medians.py: no figures in {line.strip()!r}")
-    processes.setdefault(match[2], []).append(figures)
-for what, runs in processes.items():
-    if len(runs) % 2 == 0:
-        sys.exit(f"medians.py: {what} has {len(runs)} processes; the median needs an odd count")
+def read(lines):
+    """{WHAT: [each process's {unit: value}]} from the scripts' `[round N] WHAT median: …` lines,
+    in the order first seen; exits on a line it cannot read."""
+    processes = {}
+    for line in lines:
+        if not line.strip():
+            continue
+        match = LINE.match(line.strip())
+        if not match:
+            sys.exit(f"medians.py: cannot read {line.strip()!r}")
+        figures = {unit: float(value) for value, unit in FIGURE.findall(match[3])}
+        if "ms/request" in figures:  # NetLoad's unit below 100 requests/s
+            figures = {("req/s" if unit == "ms/request" else unit): (1000 / value if unit == "ms/request" else value)
+                       for unit, value in figures.items()}
+        figures.update({name: float(kib) for name, kib in MEMORY.findall(match[3])})
+        if not figures:
+            sys.exit(f"medians.py: no figures in {line.strip()!r}")
+        processes.setdefault(match[2], []).append(figures)
+    return processes
 
 
 def median(values):
@@ -80,24 +81,33 @@ def peers_of(what):
     return peers + [" ".join(words[:index] + [peer] + words[index + 1:]) for peer in table.get(words[index], [])]
 
 
-print("what, processes: each figure's median (min–max) across the processes; peak RSS in MiB, heap in KiB")
-for what, runs in processes.items():
-    parts = []
-    for unit in runs[0]:
-        values = [run[unit] for run in runs]
-        if unit == "peak RSS":
-            parts.append(f"peak RSS {cell([v / 1024 for v in values])} MiB")
-        elif unit == "peak heap in use":
-            parts.append(f"peak heap in use {cell(values)} KiB")
-        else:
-            parts.append(f"{cell(values)} {unit}")
-    print(f"{what}, {len(runs)} processes: {', '.join(parts)}")
-    unit, faster_is_more = speed(runs[0])
-    for peer in peers_of(what):
-        if peer not in processes or unit is None:
-            continue
-        ours, theirs = median([r[unit] for r in runs]), median([r[unit] for r in processes[peer]])
-        ratio = ours / theirs if faster_is_more else theirs / ours
-        cpu = next((u for u in runs[0] if "CPU" in u), None)
-        cpu_ratio = f", CPU {median([r[cpu] for r in runs]) / median([r[cpu] for r in processes[peer]]):.2f}×" if cpu else ""
-        print(f"    against {peer}: speed {ratio:.2f}×{cpu_ratio}")
+def main():
+    processes = read(sys.stdin)
+    for what, runs in processes.items():
+        if len(runs) % 2 == 0:
+            sys.exit(f"medians.py: {what} has {len(runs)} processes; the median needs an odd count")
+    print("what, processes: each figure's median (min–max) across the processes; peak RSS in MiB, heap in KiB")
+    for what, runs in processes.items():
+        parts = []
+        for unit in runs[0]:
+            values = [run[unit] for run in runs]
+            if unit == "peak RSS":
+                parts.append(f"peak RSS {cell([v / 1024 for v in values])} MiB")
+            elif unit == "peak heap in use":
+                parts.append(f"peak heap in use {cell(values)} KiB")
+            else:
+                parts.append(f"{cell(values)} {unit}")
+        print(f"{what}, {len(runs)} processes: {', '.join(parts)}")
+        unit, faster_is_more = speed(runs[0])
+        for peer in peers_of(what):
+            if peer not in processes or unit is None:
+                continue
+            ours, theirs = median([r[unit] for r in runs]), median([r[unit] for r in processes[peer]])
+            ratio = ours / theirs if faster_is_more else theirs / ours
+            cpu = next((u for u in runs[0] if "CPU" in u), None)
+            cpu_ratio = f", CPU {median([r[cpu] for r in runs]) / median([r[cpu] for r in processes[peer]]):.2f}×" if cpu else ""
+            print(f"    against {peer}: speed {ratio:.2f}×{cpu_ratio}")
+
+
+if __name__ == "__main__":
+    main()
