@@ -16,25 +16,15 @@ netload=Benchmarks/.build/release/NetLoad
 source Benchmarks/netload-server.sh  # $server on core 1, $url
 source Benchmarks/poll-idle.sh  # NETLOAD_POLL_IDLE=1: idle vCPUs poll
 
-source Benchmarks/rounds.sh  # $rounds, ordered
-lines=$(mktemp)
-errors=$(mktemp)
-remove_on_exit+=("$lines" "$errors")
+source Benchmarks/rounds.sh  # $rounds, ordered, record, summarise
 for ((round = 1; round <= rounds; round++)); do
     for workload in seq par64 download; do
         amount=20000                           # calls
         [ "$workload" = seq ] && amount=10000
         [ "$workload" = download ] && amount=100  # MB
         for client in $(ordered "$round" openapi-ahc net-ahc openapi-urlsession net-urlsession); do
-            if ! out=$(taskset -c 0 "$netload" openapi "$client" "$workload" "$url" "$amount" 1 2>"$errors"); then
-                echo "openapi-side-by-side.sh: $client $workload failed in round $round:" >&2
-                echo "$out" >&2
-                cat "$errors" >&2
-                exit 1
-            fi
-            echo "[round $round] $(tail -1 <<<"$out")" | tee -a "$lines"
+            record "$round" "" taskset -c 0 "$netload" openapi "$client" "$workload" "$url" "$amount" 1
         done
     done
 done
-echo
-python3 Benchmarks/medians.py <"$lines"
+summarise

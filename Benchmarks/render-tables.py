@@ -13,7 +13,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from medians import median, read  # noqa: E402
+from medians import PEERS, median, read  # noqa: E402
 
 
 def load(run, name):
@@ -152,7 +152,7 @@ def section0(part):
 
 TRANSFERS = [("get100mb", "download to memory"), ("dlfile100mb", "download to a file"),
              ("up100mb", "upload from memory (`Data`)"), ("upfile100mb", "upload from a file")]
-PEER = {"net-urlsession-client": "raw-urlsession", "net-ahc-client": "raw-ahc"}
+PEER = {net: peers[0] for net, peers in PEERS.items()}  # Net's client → the raw client under it
 
 
 def section2(log):

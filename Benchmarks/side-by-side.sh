@@ -28,21 +28,11 @@ source Benchmarks/netload-server.sh  # $server on core 1, $url
 source Benchmarks/poll-idle.sh  # NETLOAD_POLL_IDLE=1: idle vCPUs poll
 scheduling=()
 [ -n "${NETLOAD_BATCH:-}" ] && scheduling=(chrt -b 0)
-source Benchmarks/rounds.sh  # $rounds, ordered
-lines=$(mktemp)
-errors=$(mktemp)
-remove_on_exit+=("$lines" "$errors")
-run() {  # round, label, binary, arguments…
-    local round=$1 label=$2 binary=$3 out
+source Benchmarks/rounds.sh  # $rounds, ordered, record, summarise
+run() {  # round, label, binary, arguments…: a client that fails (or a "before" binary without a workload) stops the run
+    local round=$1 label=$2 binary=$3
     shift 3
-    # A client that fails (or a "before" binary without a workload) stops the run.
-    if ! out=$("${scheduling[@]}" taskset -c 0 "$binary" "$@" 2>"$errors"); then
-        echo "side-by-side.sh: [$label] $* failed in round $round:" >&2
-        echo "$out" >&2
-        cat "$errors" >&2
-        exit 1
-    fi
-    echo "[round $round] [$label] $(tail -1 <<<"$out")" | tee -a "$lines"
+    record "$round" "[$label] " "${scheduling[@]}" taskset -c 0 "$binary" "$@"
 }
 both() {  # round, arguments…: with a "before" binary, Net's clients and sessions run with both,
           # "before" first in odd rounds and "after" first in even ones
@@ -78,5 +68,4 @@ for ((round = 1; round <= rounds; round++)); do
     # The session layer alone with 64 calls in flight: what concurrency adds to its cost.
     both "$round" session canned-client 100000 1 64
 done
-echo
-python3 Benchmarks/medians.py <"$lines"
+summarise

@@ -17,22 +17,12 @@ cd "$(dirname "$0")/.."
 swift build -c release --package-path Benchmarks --product NetLoad >/dev/null
 netload=Benchmarks/.build/release/NetLoad
 source Benchmarks/netload-server.sh  # $server on core 1, $url
-source Benchmarks/rounds.sh  # $rounds, ordered
-lines=$(mktemp)
-errors=$(mktemp)
-remove_on_exit+=("$lines" "$errors")
+source Benchmarks/rounds.sh  # $rounds, ordered, record, summarise
 for ((round = 1; round <= rounds; round++)); do
     for workload in get100mb dlfile100mb up100mb upfile100mb stream1g; do
         for client in $(ordered "$round" raw-urlsession net-urlsession-client raw-ahc net-ahc-client); do
-            if ! out=$(taskset -c 0 "$netload" transfer "$client" "$workload" "$url" 1 2>"$errors"); then
-                echo "transfers.sh: $client $workload failed in round $round:" >&2
-                echo "$out" >&2
-                cat "$errors" >&2
-                exit 1
-            fi
-            echo "[round $round] $(tail -1 <<<"$out")" | tee -a "$lines"
+            record "$round" "" taskset -c 0 "$netload" transfer "$client" "$workload" "$url" 1
         done
     done
 done
-echo
-python3 Benchmarks/medians.py <"$lines"
+summarise

@@ -1,8 +1,5 @@
-import AsyncHTTPClient
 import BenchmarkSupport
 import Foundation
-import Net
-import NetAsyncHTTPClient
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -10,11 +7,12 @@ import FoundationNetworking
 /// `NetLoad growth <client> <URL> [calls] [steps] [rotate]`: what a client keeps per call over a
 /// process's life. Makes `calls` small GETs one after another (20,000 by default), `steps` times
 /// (5), printing the heap in use (glibc's `mallinfo2`) and the resident memory after each step.
-/// Clients: `raw-urlsession` (its async `data(from:)`), `raw-urlsession-delegate` (data tasks through
-/// a session delegate, as Net's transport drives URLSession), `net-urlsession-client` and
-/// `net-ahc-client` (`NetworkClient` on each transport), `raw-ahc`. With `rotate` (raw URLSession
-/// only), the session is invalidated after each step (`finishTasksAndInvalidate`) and a new one
-/// made. Docs/Linux-notes.md quotes it ("Memory kept for every call").
+/// Clients: `ComparedClient`'s four (`raw-urlsession`, its async `data(from:)`;
+/// `net-urlsession-client` and `net-ahc-client`, `NetworkClient` on each transport; `raw-ahc`), and
+/// `raw-urlsession-delegate` (data tasks through a session delegate, as Net's transport drives
+/// URLSession). With `rotate` (raw URLSession only), the session is invalidated after each step
+/// (`finishTasksAndInvalidate`) and a new one made. Docs/Linux-notes.md quotes it ("Memory kept for
+/// every call").
 func measureGrowth(client: String, base: URL, calls: Int, steps: Int, rotate: Bool) async throws {
     let url = base.appendingPathComponent("small")
     let label = rotate ? "\(client) rotate" : client
@@ -25,37 +23,27 @@ func measureGrowth(client: String, base: URL, calls: Int, steps: Int, rotate: Bo
     let call: @Sendable () async throws -> Void
     var rotated: (() -> Void)?
     switch client {
-    case "raw-urlsession":
-        let sessions = Protected(URLSession(configuration: .likeNetsTransport(connectionsPerHost: 8), delegate: NoRedirects(), delegateQueue: nil))
+    case "raw-urlsession" where rotate:
+        func session() -> URLSession {
+            URLSession(configuration: .likeNetsTransport(connectionsPerHost: 8), delegate: NoRedirects(), delegateQueue: nil)
+        }
+        let sessions = Protected(session())
         call = { _ = try await sessions.withLock { $0 }.data(from: url) }
-        if rotate {
-            rotated = {
-                sessions.withLock { session in
-                    session.finishTasksAndInvalidate()
-                    session = URLSession(configuration: .likeNetsTransport(connectionsPerHost: 8), delegate: NoRedirects(), delegateQueue: nil)
-                }
+        rotated = {
+            sessions.withLock { current in
+                current.finishTasksAndInvalidate()
+                current = session()
             }
         }
     case "raw-urlsession-delegate":
         let reader = DelegateReader(collects: true)
         let session = URLSession(configuration: .likeNetsTransport(connectionsPerHost: 8), delegate: reader, delegateQueue: nil)
         call = { _ = try await reader.read(session.dataTask(with: URLRequest(url: url))) }
-    case "net-urlsession-client":
-        let network = NetworkClient(transport: URLSessionTransport())
-        call = { _ = try await network.requestData(for: url) }
-    case "net-ahc-client":
-        let network = NetworkClient(transport: AsyncHTTPClientTransport())
-        call = { _ = try await network.requestData(for: url) }
-    case "raw-ahc":
-        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .likeNetsTransport(connectionsPerHost: 8))
-        call = {
-            let response = try await httpClient.execute(HTTPClientRequest(url: url.absoluteString), timeout: .seconds(60))
-            _ = try await response.body.collect(upTo: 1 << 20)
-        }
     default:
-        usage()
+        // raw-urlsession, net-urlsession-client, raw-ahc, net-ahc-client: the calls §2 compares.
+        guard !rotate, let compared = ComparedClient(commandName: client) else { usage() }
+        call = { _ = try await compared.get(url) }
     }
-    guard !rotate || rotated != nil else { usage() }
     report("before any call")
     for step in 1...steps {
         for _ in 0..<calls { try await call() }
