@@ -5,7 +5,7 @@
 //     taskset -c 0 .build/release/NetLoad run <client> <workload> <URL> [requests] [runs]
 //     taskset -c 0 .build/release/NetLoad transfer <client> <workload> <URL> [runs]
 //     taskset -c 0 .build/release/NetLoad session <canned|canned-client|canned-stream|canned-observed|canned-observed-system|canned-traced|stub|client|openapi-canned|openapi-bare> [requests] [runs] [in flight]
-//     taskset -c 0 .build/release/NetLoad growth <client> <URL> [calls] [steps] [rotate]
+//     taskset -c 0 .build/release/NetLoad growth <client> <URL> [calls] [steps] [rotate] [query=N]
 //     taskset -c 0 .build/release/NetLoad sse-latency <net-ahc|net-urlsession> <URL> [events] [runs]
 //     taskset -c 0 .build/release/NetLoad openapi <client> <seq|par64|download> <URL> [requests or MB] [runs]
 //
@@ -36,7 +36,7 @@ func usage() -> Never {
                clients: raw-ahc net-ahc net-ahc-client net-ahc-exchange net-ahc-send raw-urlsession raw-urlsession-delegate net-urlsession net-urlsession-client
                NetLoad transfer <raw-urlsession|net-urlsession-client|raw-ahc|net-ahc-client> <get100mb|dlfile100mb|up100mb|upfile100mb|stream1g> <base URL> [runs]
                NetLoad session <canned|canned-client|canned-stream|canned-observed|canned-observed-system|canned-traced|stub|client|openapi-canned|openapi-bare> [requests] [runs] [in flight]
-               NetLoad growth <raw-urlsession|raw-urlsession-delegate|net-urlsession-client|net-ahc-client|raw-ahc> <base URL> [calls] [steps] [rotate]
+               NetLoad growth <raw-urlsession|raw-urlsession-delegate|net-urlsession-client|net-ahc-client|raw-ahc> <base URL> [calls] [steps] [rotate] [query=N]
                NetLoad sse-latency <net-ahc|net-urlsession> <base URL> [events] [runs]
                NetLoad openapi <net-ahc|openapi-ahc|net-urlsession|openapi-urlsession> <seq|par64|download> <base URL> [requests or MB] [runs]
 
@@ -191,8 +191,15 @@ case "growth":
     guard parts.count >= 2, let url = URL(string: parts[1]) else { usage() }
     let calls = parts.count > 2 ? max(1, Int(parts[2]) ?? 20_000) : 20_000
     let steps = parts.count > 3 ? max(1, Int(parts[3]) ?? 5) : 5
-    guard parts.count <= 5, parts.count < 5 || parts[4] == "rotate" else { usage() }
-    try await measureGrowth(client: parts[0], base: url, calls: calls, steps: steps, rotate: parts.count == 5)
+    // After calls and steps: `rotate`, `query=N`, each at most once, in either order.
+    let options = parts.dropFirst(4)
+    let queryOptions = options.filter { $0.hasPrefix("query=") }
+    let queryBytes = queryOptions.first.map { Int($0.dropFirst("query=".count)) } ?? 0
+    guard let queryBytes, queryBytes == 0 || queryBytes >= 3, queryOptions.count <= 1,  // q=a at the least
+          options.allSatisfy({ $0 == "rotate" || $0.hasPrefix("query=") }),
+          options.filter({ $0 == "rotate" }).count <= 1 else { usage() }
+    try await measureGrowth(client: parts[0], base: url, calls: calls, steps: steps,
+                            rotate: options.contains("rotate"), queryBytes: queryBytes)
 case "sse-latency":
     let parts = Array(arguments.dropFirst())
     guard parts.count >= 2, let client = LoadClient(rawValue: parts[0]), let url = URL(string: parts[1]) else { usage() }
