@@ -4,7 +4,7 @@
 seq`, `openapi net-ahc par64`, `transfer raw-ahc get100mb`, `session canned ×1`) and FIGURES is one
 NetLoad median line (`6716 req/s (6149–6881), 84.15 µs CPU/request (…), …, peak RSS 36116 KiB`).
 Prints, per WHAT in the order first seen, the median of its processes for each figure with min–max
-across them (peak memory in MiB, heap in KiB), then each Net client against the client it is
+across them (resident memory in MiB, heap in KiB), then each Net client against the client it is
 compared with in the same workload (and a build run as "after" against the same client run
 "before", from side-by-side.sh's A/B mode): its speed as a multiple of the other's (above 1 is
 faster) and its CPU as a multiple of the other's. Exits with 1 on a line it cannot read, or on a WHAT with
@@ -14,7 +14,7 @@ import sys
 
 LINE = re.compile(r"\[round (\d+)\] (.+?) median: (.+)$")
 FIGURE = re.compile(r"([\d.]+) ([^,(]+?) \([\d.]+–[\d.]+\)")
-MEMORY = re.compile(r"(peak RSS|peak heap in use) (\d+) KiB")
+MEMORY = re.compile(r"(peak RSS|peak heap in use|primed RSS|primed RSS of files|peak RSS growth over primed) (-?\d+) KiB")
 # Net's client → the clients it is compared with in the same workload (OpenAPI: the published transports).
 PEERS = {
     "net-ahc": ["raw-ahc"], "net-ahc-client": ["raw-ahc"],
@@ -86,13 +86,13 @@ def main():
     for what, runs in processes.items():
         if len(runs) % 2 == 0:
             sys.exit(f"medians.py: {what} has {len(runs)} processes; the median needs an odd count")
-    print("what, processes: each figure's median (min–max) across the processes; peak RSS in MiB, heap in KiB")
+    print("what, processes: each figure's median (min–max) across the processes; resident memory (RSS) in MiB, heap in KiB")
     for what, runs in processes.items():
         parts = []
         for unit in runs[0]:
             values = [run[unit] for run in runs]
-            if unit == "peak RSS":
-                parts.append(f"peak RSS {cell([v / 1024 for v in values])} MiB")
+            if "RSS" in unit:
+                parts.append(f"{unit} {cell([v / 1024 for v in values])} MiB")
             elif unit == "peak heap in use":
                 parts.append(f"peak heap in use {cell(values)} KiB")
             else:

@@ -8,6 +8,9 @@
 #
 #     bash Benchmarks/transfers.sh            # about 2 minutes on the 2-vCPU VM, once NetLoad is built
 #     NETLOAD_ROUNDS=N bash Benchmarks/transfers.sh   # N rounds (odd, for a median)
+#     bash Benchmarks/transfers.sh [primed] [WORKLOAD…]   # only these workloads; with `primed`,
+#         each process first makes three 100 KB transfers of the workload and reports the peak's
+#         growth over the memory resident after them (`NetLoad transfer … primed`)
 #
 # Prints each process's line as it ends, then per workload and client the median of the 5
 # processes' wall clock, CPU and peak resident memory, with min–max (Benchmarks/medians.py).
@@ -18,10 +21,14 @@ swift build -c release --package-path Benchmarks --product NetLoad >/dev/null
 netload=Benchmarks/.build/release/NetLoad
 source Benchmarks/netload-server.sh  # $server on core 1, $url
 source Benchmarks/rounds.sh  # $rounds, ordered, record, summarise
+primed=()
+if [[ "${1:-}" == primed ]]; then primed=(primed); shift; fi
+workloads=("$@")
+(( ${#workloads[@]} )) || workloads=(get100mb dlfile100mb up100mb upfile100mb stream1g)
 for ((round = 1; round <= rounds; round++)); do
-    for workload in get100mb dlfile100mb up100mb upfile100mb stream1g; do
+    for workload in "${workloads[@]}"; do
         for client in $(ordered "$round" raw-urlsession net-urlsession-client raw-ahc net-ahc-client); do
-            record "$round" "" taskset -c 0 "$netload" transfer "$client" "$workload" "$url" 1
+            record "$round" "" taskset -c 0 "$netload" transfer "$client" "$workload" "$url" 1 "${primed[@]}"
         done
     done
 done

@@ -8,6 +8,10 @@ public enum ProcessProbe {
     /// Peak resident set size in KiB (`VmHWM`).
     public static func peakResidentKiB() -> Int { statusKiB("VmHWM:") }
 
+    /// The part of the resident set that is pages of files (`RssFile`): code and data of the
+    /// binary and the libraries, as far as they have been touched.
+    public static func residentFileKiB() -> Int { statusKiB("RssFile:") }
+
     /// A `… kB` field of /proc/self/status, or -1.
     private static func statusKiB(_ field: String) -> Int {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return -1 }

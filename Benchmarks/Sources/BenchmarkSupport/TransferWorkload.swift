@@ -26,11 +26,11 @@ public enum TransferWorkload: String, Sendable {
     }
 
     /// One transfer of this workload through `client` against the server at `base`, throwing
-    /// ``WrongCount`` unless it moves ``size`` bytes, and `cleanUp`, which removes what the
-    /// workload left on disk. Whatever the transfers share (the body in memory, the file to send)
-    /// is made here, before any transfer is timed.
-    public func transfer(with client: ComparedClient, base: URL) throws -> (run: @Sendable () async throws -> Void, cleanUp: @Sendable () -> Void) {
-        let size = size
+    /// ``WrongCount`` unless it moves ``size`` bytes (or `bytes`: the same calls with another
+    /// size), and `cleanUp`, which removes what the workload left on disk. Whatever the transfers
+    /// share (the body in memory, the file to send) is made here, before any transfer is timed.
+    public func transfer(with client: ComparedClient, base: URL, bytes: Int? = nil) throws -> (run: @Sendable () async throws -> Void, cleanUp: @Sendable () -> Void) {
+        let size = bytes ?? size
         let check: @Sendable (Int) throws -> Void = { [self] count in
             guard count == size else {
                 throw WrongCount(description: "\(client.commandName) \(rawValue): \(count) bytes, not \(size)")

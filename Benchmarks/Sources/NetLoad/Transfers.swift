@@ -8,10 +8,22 @@ import Foundation
 /// medians with min–max and the process's peak resident memory. `Benchmarks/transfers.sh` runs
 /// each client in 5 such processes, alternated, for the medians of 5 processes
 /// Docs/Benchmarks.md publishes.
-func measureTransfer(client: ComparedClient, workload: TransferWorkload, base: URL, runs: Int) async throws {
+///
+/// With `primed`, the process first makes three of the workload's transfers at 100 KB, so that
+/// the code a client runs is resident before the first full transfer; the last line then also
+/// gives the resident memory after them (and its part in pages of files: code), and the peak's
+/// growth over it: the memory the full transfers took, without the code that runs them.
+func measureTransfer(client: ComparedClient, workload: TransferWorkload, base: URL, runs: Int, primed: Bool) async throws {
     let (transfer, cleanUp) = try workload.transfer(with: client, base: base)
     defer { cleanUp() }
     let label = "transfer \(client.commandName) \(workload.rawValue)"
+    var primedResident: (total: Int, files: Int)?
+    if primed {
+        let (primer, primerCleanUp) = try workload.transfer(with: client, base: base, bytes: 100_000)
+        defer { primerCleanUp() }
+        for _ in 0..<3 { try await primer() }
+        primedResident = (ProcessProbe.residentKiB(), ProcessProbe.residentFileKiB())
+    }
     try await transfer()
     var wallClock: [Double] = []
     var cpu: [Double] = []
@@ -21,6 +33,10 @@ func measureTransfer(client: ComparedClient, workload: TransferWorkload, base: U
         cpu.append(Double(ProcessProbe.cpuMicroseconds() - cpuBefore) / 1000)
         print("\(label) run \(run): \(format(wallClock[run - 1])) ms, \(format(cpu[run - 1])) ms CPU")
     }
+    let peak = ProcessProbe.peakResidentKiB()
+    let afterPriming = primedResident.map {
+        ", primed RSS \($0.total) KiB, primed RSS of files \($0.files) KiB, peak RSS growth over primed \(peak - $0.total) KiB"
+    } ?? ""
     print("\(label) median: \(medianRange(wallClock, unit: "ms", format)), \(medianRange(cpu, unit: "ms CPU", format)), "
-          + "peak RSS \(ProcessProbe.peakResidentKiB()) KiB")
+          + "peak RSS \(peak) KiB" + afterPriming)
 }

@@ -3,7 +3,7 @@
 //
 //     taskset -c 1 .build/release/NetLoad server &          # prints its base URL
 //     taskset -c 0 .build/release/NetLoad run <client> <workload> <URL> [requests] [runs]
-//     taskset -c 0 .build/release/NetLoad transfer <client> <workload> <URL> [runs]
+//     taskset -c 0 .build/release/NetLoad transfer <client> <workload> <URL> [runs] [primed]
 //     taskset -c 0 .build/release/NetLoad session <canned|canned-client|canned-stream|canned-observed|canned-observed-system|canned-traced|stub|client|openapi-canned|openapi-bare> [requests] [runs] [in flight]
 //     taskset -c 0 .build/release/NetLoad growth <client> <URL> [calls] [steps] [rotate] [query=N]
 //     taskset -c 0 .build/release/NetLoad sse-latency <net-ahc|net-urlsession> <URL> [events] [runs]
@@ -34,7 +34,7 @@ func usage() -> Never {
         usage: NetLoad server
                NetLoad run <client> <seq|seqstream|par64> <base URL> [requests] [runs]
                clients: raw-ahc net-ahc net-ahc-client net-ahc-exchange net-ahc-send raw-urlsession raw-urlsession-delegate net-urlsession net-urlsession-client
-               NetLoad transfer <raw-urlsession|net-urlsession-client|raw-ahc|net-ahc-client> <get100mb|dlfile100mb|up100mb|upfile100mb|stream1g> <base URL> [runs]
+               NetLoad transfer <raw-urlsession|net-urlsession-client|raw-ahc|net-ahc-client> <get100mb|dlfile100mb|up100mb|upfile100mb|stream1g> <base URL> [runs] [primed]
                NetLoad session <canned|canned-client|canned-stream|canned-observed|canned-observed-system|canned-traced|stub|client|openapi-canned|openapi-bare> [requests] [runs] [in flight]
                NetLoad growth <raw-urlsession|raw-urlsession-delegate|net-urlsession-client|net-ahc-client|raw-ahc> <base URL> [calls] [steps] [rotate] [query=N]
                NetLoad sse-latency <net-ahc|net-urlsession> <base URL> [events] [runs]
@@ -169,7 +169,8 @@ case "transfer":
     guard parts.count >= 3, let client = ComparedClient(commandName: parts[0]),
           let workload = TransferWorkload(rawValue: parts[1]), let url = URL(string: parts[2]) else { usage() }
     let runs = parts.count > 3 ? max(1, Int(parts[3]) ?? 1) : 1
-    try await measureTransfer(client: client, workload: workload, base: url, runs: runs)
+    guard parts.count <= 5, parts.count < 5 || parts[4] == "primed" else { usage() }
+    try await measureTransfer(client: client, workload: workload, base: url, runs: runs, primed: parts.count == 5)
 case "session":
     let parts = Array(arguments.dropFirst())
     guard let kind = parts.first,
