@@ -7,8 +7,8 @@ Prints, per WHAT in the order first seen, the median of its processes for each f
 across them (resident memory in MiB, heap in KiB), then each Net client against the client it is
 compared with in the same workload (and a build run as "after" against the same client run
 "before", from side-by-side.sh's A/B mode): its speed as a multiple of the other's (above 1 is
-faster) and its CPU as a multiple of the other's. Exits with 1 on a line it cannot read, or on a WHAT with
-an even number of processes (no middle one)."""
+faster) and its CPU as a multiple of the other's. Exits with 1 on a line it cannot read, on a WHAT with
+an even number of processes (no middle one), or on one whose processes report different figures."""
 import re
 import sys
 
@@ -86,6 +86,8 @@ def main():
     for what, runs in processes.items():
         if len(runs) % 2 == 0:
             sys.exit(f"medians.py: {what} has {len(runs)} processes; the median needs an odd count")
+        if any(run.keys() != runs[0].keys() for run in runs):
+            sys.exit(f"medians.py: the processes of {what} do not report the same figures")
     print("what, processes: each figure's median (min–max) across the processes; resident memory (RSS) in MiB, heap in KiB")
     for what, runs in processes.items():
         parts = []

@@ -1,7 +1,7 @@
 import BenchmarkSupport
 import Foundation
 
-/// `NetLoad transfer <client> <workload> <URL> [runs]`: one of §2's 100 MB transfers or §7's 1 GiB
+/// `NetLoad transfer <client> <workload> <URL> [runs] [primed]`: one of §2's 100 MB transfers or §7's 1 GiB
 /// stream (`TransferWorkload`, the calls package-benchmark's benchmarks make) through one of
 /// `ComparedClient`'s four clients, once to warm up and then `runs` times (1 by default), in this
 /// process alone. Prints each run's wall clock and CPU time in milliseconds and, last, their
@@ -11,12 +11,13 @@ import Foundation
 ///
 /// With `primed`, the process first makes three of the workload's transfers at 100 KB, so that
 /// the code a client runs is resident before the first full transfer; the last line then also
-/// gives the resident memory after them (and its part in pages of files: code), and the peak's
-/// growth over it: the memory the full transfers took, without the code that runs them.
+/// gives the resident memory after them (and its file-backed part: the code run and data mapped
+/// from files), and the peak's growth over it: the memory the full transfers took, without the
+/// code that runs them. Its label ends in `primed`, so that summaries keep the two apart.
 func measureTransfer(client: ComparedClient, workload: TransferWorkload, base: URL, runs: Int, primed: Bool) async throws {
     let (transfer, cleanUp) = try workload.transfer(with: client, base: base)
     defer { cleanUp() }
-    let label = "transfer \(client.commandName) \(workload.rawValue)"
+    let label = "transfer \(client.commandName) \(workload.rawValue)" + (primed ? " primed" : "")
     var primedResident: (total: Int, files: Int)?
     if primed {
         let (primer, primerCleanUp) = try workload.transfer(with: client, base: base, bytes: 100_000)

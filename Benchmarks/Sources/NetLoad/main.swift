@@ -168,9 +168,9 @@ case "transfer":
     let parts = Array(arguments.dropFirst())
     guard parts.count >= 3, let client = ComparedClient(commandName: parts[0]),
           let workload = TransferWorkload(rawValue: parts[1]), let url = URL(string: parts[2]) else { usage() }
-    let runs = parts.count > 3 ? max(1, Int(parts[3]) ?? 1) : 1
-    guard parts.count <= 5, parts.count < 5 || parts[4] == "primed" else { usage() }
-    try await measureTransfer(client: client, workload: workload, base: url, runs: runs, primed: parts.count == 5)
+    guard let rest = TrailingArguments(parts.dropFirst(3), flags: ["primed"]), rest.counts.count <= 1 else { usage() }
+    try await measureTransfer(client: client, workload: workload, base: url, runs: rest.counts.first ?? 1,
+                              primed: rest.flags.contains("primed"))
 case "session":
     let parts = Array(arguments.dropFirst())
     guard let kind = parts.first,
@@ -189,18 +189,18 @@ case "session":
     }
 case "growth":
     let parts = Array(arguments.dropFirst())
-    guard parts.count >= 2, let url = URL(string: parts[1]) else { usage() }
-    let calls = parts.count > 2 ? max(1, Int(parts[2]) ?? 20_000) : 20_000
-    let steps = parts.count > 3 ? max(1, Int(parts[3]) ?? 5) : 5
-    // After calls and steps: `rotate`, `query=N`, each at most once, in either order.
-    let options = parts.dropFirst(4)
-    let queryOptions = options.filter { $0.hasPrefix("query=") }
-    let queryBytes = queryOptions.first.map { Int($0.dropFirst("query=".count)) } ?? 0
-    guard let queryBytes, queryBytes == 0 || queryBytes >= 3, queryOptions.count <= 1,  // q=a at the least
-          options.allSatisfy({ $0 == "rotate" || $0.hasPrefix("query=") }),
-          options.filter({ $0 == "rotate" }).count <= 1 else { usage() }
-    try await measureGrowth(client: parts[0], base: url, calls: calls, steps: steps,
-                            rotate: options.contains("rotate"), queryBytes: queryBytes)
+    guard parts.count >= 2, let url = URL(string: parts[1]),
+          let rest = TrailingArguments(parts.dropFirst(2), flags: ["rotate"], valued: ["query"]),
+          rest.counts.count <= 2 else { usage() }
+    var queryBytes = 0
+    if let query = rest.values["query"] {
+        // `q=a` at the least.
+        guard let bytes = Int(query), bytes >= 3 else { usage() }
+        queryBytes = bytes
+    }
+    try await measureGrowth(client: parts[0], base: url, calls: rest.counts.first ?? 20_000,
+                            steps: rest.counts.dropFirst().first ?? 5,
+                            rotate: rest.flags.contains("rotate"), queryBytes: queryBytes)
 case "sse-latency":
     let parts = Array(arguments.dropFirst())
     guard parts.count >= 2, let client = LoadClient(rawValue: parts[0]), let url = URL(string: parts[1]) else { usage() }
