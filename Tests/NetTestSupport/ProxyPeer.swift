@@ -32,7 +32,6 @@ package final class ProxyPeer {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("net-proxy-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let peers = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Peers")
-        let port = try LocalPorts.closed()
         let log = directory.appendingPathComponent("proxy.log").path
         let (template, executable, arguments): (String, String, (String) -> [String]) = switch kind {
         case .tinyproxy: ("tinyproxy.conf", "/usr/bin/tinyproxy", { ["-d", "-c", $0] })
@@ -40,21 +39,35 @@ package final class ProxyPeer {
         case .danteWithCredentials: ("danted-credentials.conf", "/usr/sbin/danted", { ["-f", $0, "-N", "1"] })
         }
         if case .danteWithCredentials = kind { try await Self.createSOCKSAccount() }
-        var text = try String(contentsOf: peers.appendingPathComponent(template), encoding: .utf8)
-        text = text.replacingOccurrences(of: "@PORT@", with: "\(port)").replacingOccurrences(of: "@LOG@", with: log)
-        if case .tinyproxy(let username, let password) = kind {
-            text = text.replacingOccurrences(of: "@CREDENTIALS@", with: "\(username) \(password)")
-        }
-        let configuration = directory.appendingPathComponent(template).path
-        try text.write(toFile: configuration, atomically: true, encoding: .utf8)
         guard FileManager.default.isExecutableFile(atPath: executable) else {
             throw CommandFailed(description: "\(executable) is missing: install tinyproxy and dante-server (.ci/run does)")
         }
-        let child = try Subprocess(executable, arguments(configuration))
-        self.port = port
-        self.logPath = log
-        self.process = child
-        try await Self.waitUntilListening(port: port, child: child)
+        let configuration = directory.appendingPathComponent(template).path
+        // A port found closed can be taken before the proxy binds it: the outgoing connections of
+        // the tests running beside this one draw their local ports from the same ephemeral range.
+        // The proxy then exits at once (tinyproxy: "Could not create listening sockets") and is
+        // started again on another port.
+        var attempt = 1
+        while true {
+            let port = try LocalPorts.closed()
+            var text = try String(contentsOf: peers.appendingPathComponent(template), encoding: .utf8)
+            text = text.replacingOccurrences(of: "@PORT@", with: "\(port)").replacingOccurrences(of: "@LOG@", with: log)
+            if case .tinyproxy(let username, let password) = kind {
+                text = text.replacingOccurrences(of: "@CREDENTIALS@", with: "\(username) \(password)")
+            }
+            try text.write(toFile: configuration, atomically: true, encoding: .utf8)
+            let child = try Subprocess(executable, arguments(configuration))
+            if try await Self.listens(port: port, child: child) {
+                self.port = port
+                self.logPath = log
+                self.process = child
+                return
+            }
+            guard attempt < 5 else {
+                throw CommandFailed(description: "the proxy exited before it listened on \(port), \(attempt) times: \(child.standardError)")
+            }
+            attempt += 1
+        }
     }
 
     /// The system account Dante checks ``Kind/danteWithCredentials``'s credentials against.
@@ -70,12 +83,13 @@ package final class ProxyPeer {
         (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
     }
 
-    /// Polls until a connection to the port succeeds; a proxy that never listens fails the test
-    /// after 20 s instead of hanging it.
-    private static func waitUntilListening(port: Int, child: Subprocess) async throws {
+    /// Polls until a connection to the port succeeds (`true`) or the proxy has exited (`false`);
+    /// one that neither listens nor exits fails the test after 20 s instead of hanging it.
+    private static func listens(port: Int, child: Subprocess) async throws -> Bool {
         let deadline = ContinuousClock.now + .seconds(20)
         while ContinuousClock.now < deadline {
-            if LocalPorts.accepts(port: port) { return }
+            if LocalPorts.accepts(port: port) { return true }
+            if child.hasExited { return false }
             try await Task.sleep(for: .milliseconds(20))
         }
         throw CommandFailed(description: "the proxy did not listen on \(port): \(child.standardError)")

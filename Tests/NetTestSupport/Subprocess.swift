@@ -146,6 +146,17 @@ package final class Subprocess {
         return code
     }
 
+    /// Whether the child has exited, without waiting for it (its status is then kept for
+    /// ``wait()``).
+    package var hasExited: Bool {
+        if status != nil { return true }
+        var raw: Int32 = 0
+        guard waitpid(pid, &raw, WNOHANG) == pid else { return false }
+        let exited = raw & 0x7F == 0
+        status = exited ? (raw >> 8) & 0xFF : 128 + (raw & 0x7F)
+        return true
+    }
+
     /// Asks the child to end (SIGTERM), unless it already has.
     package func terminate() {
         if status == nil { kill(pid, SIGTERM) }

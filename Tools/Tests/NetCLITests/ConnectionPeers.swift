@@ -39,22 +39,54 @@ enum ConnectionPeers {
         init(username: String, password: String) async throws {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("net-cli-proxy-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            port = try Self.freePort()
             logPath = directory.appendingPathComponent("tinyproxy.log").path
+            // A port found free can be taken before tinyproxy binds it: the outgoing connections
+            // of the tests running beside this one draw their local ports from the same
+            // ephemeral range. tinyproxy then exits at once ("Could not create listening
+            // sockets", before it opens its log), and is started again on another port.
+            var attempt = 1
+            while true {
+                let port = try Self.freePort()
+                let pid = try Self.start(port: port, credentials: "\(username) \(password)", directory: directory, logPath: logPath)
+                if try await Self.listens(port: port, pid: pid, directory: directory) {
+                    (self.port, self.pid) = (port, pid)
+                    return
+                }
+                let standardError = (try? String(contentsOfFile: directory.appendingPathComponent("stderr").path, encoding: .utf8)) ?? ""
+                guard standardError.contains("Could not create listening sockets"), attempt < 5 else {
+                    throw ProcessFailure(description: "tinyproxy exited before it listened on \(port): \(standardError)")
+                }
+                attempt += 1
+            }
+        }
+
+        /// Starts tinyproxy on `port` with its configuration, log and standard error in `directory`.
+        private static func start(port: Int, credentials: String, directory: URL, logPath: String) throws -> pid_t {
             let configuration = try String(contentsOf: peers.appendingPathComponent("tinyproxy.conf"), encoding: .utf8)
                 .replacingOccurrences(of: "@PORT@", with: "\(port)")
                 .replacingOccurrences(of: "@LOG@", with: logPath)
-                .replacingOccurrences(of: "@CREDENTIALS@", with: "\(username) \(password)")
+                .replacingOccurrences(of: "@CREDENTIALS@", with: credentials)
             let configurationPath = directory.appendingPathComponent("tinyproxy.conf").path
             try configuration.write(toFile: configurationPath, atomically: true, encoding: .utf8)
-            pid = try ProcessRunner.spawn("/usr/bin/tinyproxy", ["-d", "-c", configurationPath],
-                                          standardInput: "/dev/null", standardOutput: "/dev/null", standardError: "/dev/null")
-            // Polls until it accepts connections; one that never listens fails after 20 s.
+            return try ProcessRunner.spawn("/usr/bin/tinyproxy", ["-d", "-c", configurationPath], standardInput: "/dev/null",
+                                           standardOutput: "/dev/null", standardError: directory.appendingPathComponent("stderr").path)
+        }
+
+        /// Polls until tinyproxy accepts connections on `port` (`true`) or has exited (`false`,
+        /// reaped); one that neither listens nor exits fails after 20 s.
+        private static func listens(port: Int, pid: pid_t, directory: URL) async throws -> Bool {
             let deadline = ContinuousClock.now + .seconds(20)
-            while !Self.accepts(port: port) {
-                guard ContinuousClock.now < deadline else { throw ProcessFailure(description: "tinyproxy did not listen on \(port)") }
+            while !accepts(port: port) {
+                var status: Int32 = 0
+                if waitpid(pid, &status, WNOHANG) == pid { return false }
+                guard ContinuousClock.now < deadline else {
+                    kill(pid, SIGTERM)
+                    waitpid(pid, &status, 0)
+                    throw ProcessFailure(description: "tinyproxy did not listen on \(port) within 20 s")
+                }
                 try await Task.sleep(for: .milliseconds(20))
             }
+            return true
         }
 
         deinit {
