@@ -23,4 +23,10 @@ struct TrailingArguments {
             }
         }
     }
+
+    /// The counts given, followed by `defaults` for those left out; `nil` when more counts are
+    /// given than `defaults` has places for.
+    func counts(defaults: [Int]) -> [Int]? {
+        counts.count <= defaults.count ? counts + defaults.dropFirst(counts.count) : nil
+    }
 }

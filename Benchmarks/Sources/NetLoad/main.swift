@@ -134,9 +134,9 @@ case "server":
     while true { try await Task.sleep(for: .seconds(3600)) }
 case "run":
     let parts = Array(arguments.dropFirst())
-    guard parts.count >= 3, let client = LoadClient(rawValue: parts[0]), let url = URL(string: parts[2]) else { usage() }
-    let requests = parts.count > 3 ? Int(parts[3]) ?? 20_000 : 20_000
-    let runs = parts.count > 4 ? Int(parts[4]) ?? 5 : 5
+    guard parts.count >= 3, let client = LoadClient(rawValue: parts[0]), let url = URL(string: parts[2]),
+          let counts = TrailingArguments(parts.dropFirst(3), flags: [])?.counts(defaults: [20_000, 5]) else { usage() }
+    let (requests, runs) = (counts[0], counts[1])
     let small = url.appendingPathComponent("small")
     let label = "\(client.rawValue) \(parts[1])"
     switch parts[1] {
@@ -168,17 +168,17 @@ case "transfer":
     let parts = Array(arguments.dropFirst())
     guard parts.count >= 3, let client = ComparedClient(commandName: parts[0]),
           let workload = TransferWorkload(rawValue: parts[1]), let url = URL(string: parts[2]) else { usage() }
-    guard let rest = TrailingArguments(parts.dropFirst(3), flags: ["primed"]), rest.counts.count <= 1 else { usage() }
-    try await measureTransfer(client: client, workload: workload, base: url, runs: rest.counts.first ?? 1,
+    guard let rest = TrailingArguments(parts.dropFirst(3), flags: ["primed"]),
+          let counts = rest.counts(defaults: [1]) else { usage() }
+    try await measureTransfer(client: client, workload: workload, base: url, runs: counts[0],
                               primed: rest.flags.contains("primed"))
 case "session":
     let parts = Array(arguments.dropFirst())
     guard let kind = parts.first,
           let send = try SessionScenario(kind)?.send ?? OpenAPICannedScenario.send(kind) else { usage() }
-    let requests = parts.count > 1 ? Int(parts[1]) ?? 200_000 : 200_000
-    let runs = parts.count > 2 ? Int(parts[2]) ?? 5 : 5
     // Calls in flight at once (1 by default): the same work at 64 shows what concurrency adds.
-    let inFlight = parts.count > 3 ? max(1, Int(parts[3]) ?? 1) : 1
+    guard let counts = TrailingArguments(parts.dropFirst(1), flags: [])?.counts(defaults: [200_000, 5, 1]) else { usage() }
+    let (requests, runs, inFlight) = (counts[0], counts[1], counts[2])
     try await measure(label: "session \(kind) ×\(inFlight)", requests: requests, runs: runs) {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for worker in 0..<inFlight {
@@ -191,28 +191,25 @@ case "growth":
     let parts = Array(arguments.dropFirst())
     guard parts.count >= 2, let url = URL(string: parts[1]),
           let rest = TrailingArguments(parts.dropFirst(2), flags: ["rotate"], valued: ["query"]),
-          rest.counts.count <= 2 else { usage() }
+          let counts = rest.counts(defaults: [20_000, 5]) else { usage() }
     var queryBytes = 0
     if let query = rest.values["query"] {
         // `q=a` at the least.
         guard let bytes = Int(query), bytes >= 3 else { usage() }
         queryBytes = bytes
     }
-    try await measureGrowth(client: parts[0], base: url, calls: rest.counts.first ?? 20_000,
-                            steps: rest.counts.dropFirst().first ?? 5,
+    try await measureGrowth(client: parts[0], base: url, calls: counts[0], steps: counts[1],
                             rotate: rest.flags.contains("rotate"), queryBytes: queryBytes)
 case "sse-latency":
     let parts = Array(arguments.dropFirst())
-    guard parts.count >= 2, let client = LoadClient(rawValue: parts[0]), let url = URL(string: parts[1]) else { usage() }
-    let events = parts.count > 2 ? Int(parts[2]) ?? 1_000 : 1_000
-    let runs = parts.count > 3 ? Int(parts[3]) ?? 5 : 5
-    try await measureEventLatency(client: client, base: url, events: events, runs: runs)
+    guard parts.count >= 2, let client = LoadClient(rawValue: parts[0]), let url = URL(string: parts[1]),
+          let counts = TrailingArguments(parts.dropFirst(2), flags: [])?.counts(defaults: [1_000, 5]) else { usage() }
+    try await measureEventLatency(client: client, base: url, events: counts[0], runs: counts[1])
 case "openapi":
     let parts = Array(arguments.dropFirst())
-    guard parts.count >= 3, let client = OpenAPILoadClient(rawValue: parts[0]), let url = URL(string: parts[2]) else { usage() }
-    let requests = parts.count > 3 ? Int(parts[3]) ?? 20_000 : 20_000
-    let runs = parts.count > 4 ? Int(parts[4]) ?? 5 : 5
-    try await measureOpenAPI(client: client, workload: parts[1], base: url, requests: requests, runs: runs)
+    guard parts.count >= 3, let client = OpenAPILoadClient(rawValue: parts[0]), let url = URL(string: parts[2]),
+          let counts = TrailingArguments(parts.dropFirst(3), flags: [])?.counts(defaults: [20_000, 5]) else { usage() }
+    try await measureOpenAPI(client: client, workload: parts[1], base: url, requests: counts[0], runs: counts[1])
 default:
     usage()
 }
