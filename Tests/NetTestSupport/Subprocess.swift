@@ -140,10 +140,14 @@ package final class Subprocess {
         if let status { return status }
         var raw: Int32 = 0
         while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
-        let exited = raw & 0x7F == 0
-        let code = exited ? (raw >> 8) & 0xFF : 128 + (raw & 0x7F)
+        let code = Self.exitCode(waitStatus: raw)
         status = code
         return code
+    }
+
+    /// The exit status in a `waitpid` status word, or 128 + the signal that killed the child.
+    private static func exitCode(waitStatus raw: Int32) -> Int32 {
+        raw & 0x7F == 0 ? (raw >> 8) & 0xFF : 128 + (raw & 0x7F)
     }
 
     /// Whether the child has exited, without waiting for it (its status is then kept for
@@ -152,8 +156,7 @@ package final class Subprocess {
         if status != nil { return true }
         var raw: Int32 = 0
         guard waitpid(pid, &raw, WNOHANG) == pid else { return false }
-        let exited = raw & 0x7F == 0
-        status = exited ? (raw >> 8) & 0xFF : 128 + (raw & 0x7F)
+        status = Self.exitCode(waitStatus: raw)
         return true
     }
 
