@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every figure Docs/Benchmarks.md publishes, in one sitting (about 33 minutes on the 2-vCPU VM, 1.5 of them building):
+# Every figure Docs/Benchmarks.md publishes, in one sitting (about 38 minutes on the 2-vCPU VM, 1.5 of them building):
 #
 #     bash Benchmarks/full-run.sh /tmp/net-run        # as root; writes one log per part into /tmp/net-run
 #
@@ -11,11 +11,12 @@
 #                                                as the VM boots, then with idle vCPUs polling)
 #   openapi.txt, openapi-polling.txt             §11: the generated OpenAPI client (Benchmarks/openapi-side-by-side.sh)
 #   transfers.txt                                §2, §7: 100 MB transfers and the 1 GiB stream (Benchmarks/transfers.sh)
-#   ordo.txt                                     §1, §3–§6, §9, §10 (and §2, §7 in one process each): package-benchmark, every benchmark, against a NetLoad
+#   memory-over-time.txt                         §5: memory over 100,000 calls (Benchmarks/memory-over-time.sh)
+#   ordo.txt                                     §1, §3, §4, §6, §9, §10 (and §2, §7 in one process each): package-benchmark, every benchmark, against a NetLoad
 #                                                server on core 1 (NET_BENCH_SERVER), the benchmarks on core 0
 #   sse-latency.txt                              §8: event latency on each transport (NetLoad sse-latency)
 #   sse-parse.txt                                §8: parse rate against mattt/EventSource (Tests/EventSourcePeer)
-# §0, §11, §2 and §7 run each client in 5 processes, alternated in 5 rounds; their logs hold one line
+# §0, §11, §2, §5 and §7 run each client in 5 processes, alternated in 5 rounds; their logs hold one line
 # per process, then the medians across processes (Benchmarks/medians.py). Their tables in
 # Docs/Benchmarks.md come from the logs by `python3 Benchmarks/render-tables.py OUTPUT-DIRECTORY
 # --write Docs/Benchmarks.md`, which prints the figures the prose around them needs.
@@ -57,6 +58,8 @@ note "NETLOAD_POLL_IDLE=1 bash Benchmarks/openapi-side-by-side.sh"
 NETLOAD_POLL_IDLE=1 bash Benchmarks/openapi-side-by-side.sh >"$out/openapi-polling.txt"
 note "bash Benchmarks/transfers.sh"
 bash Benchmarks/transfers.sh >"$out/transfers.txt"
+note "bash Benchmarks/memory-over-time.sh"
+bash Benchmarks/memory-over-time.sh >"$out/memory-over-time.txt"
 
 source Benchmarks/netload-server.sh  # $server on core 1, $url
 

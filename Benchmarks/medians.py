@@ -1,7 +1,7 @@
 """Medians of processes, for the benchmark scripts that run each client in several processes
-(Benchmarks/side-by-side.sh, openapi-side-by-side.sh, transfers.sh). Reads their lines on stdin,
+(Benchmarks/side-by-side.sh, openapi-side-by-side.sh, transfers.sh, memory-over-time.sh). Reads their lines on stdin,
 `[round N] [LABEL] WHAT median: FIGURES`, where WHAT names the client and the workload (`raw-ahc
-seq`, `openapi net-ahc par64`, `transfer raw-ahc get100mb`, `session canned ×1`) and FIGURES is one
+seq`, `openapi net-ahc par64`, `transfer raw-ahc get100mb`, `memory raw-ahc par64`, `session canned ×1`) and FIGURES is one
 NetLoad median line (`6716 req/s (6149–6881), 84.15 µs CPU/request (…), …, peak RSS 36116 KiB`).
 Prints, per WHAT in the order first seen, the median of its processes for each figure with min–max
 across them (resident memory in MiB, heap in KiB), then each Net client against the client it is
@@ -13,7 +13,7 @@ import re
 import sys
 
 LINE = re.compile(r"\[round (\d+)\] (.+?) median: (.+)$")
-FIGURE = re.compile(r"([\d.]+) ([^,(]+?) \([\d.]+–[\d.]+\)")
+FIGURE = re.compile(r"(-?[\d.]+) ([^,(]+?) \(-?[\d.]+–-?[\d.]+\)")  # a growth may be below 0
 MEMORY = re.compile(r"(peak RSS|peak heap in use|primed RSS|primed RSS of files|peak RSS growth over primed) (-?\d+) KiB")
 # Net's client → the clients it is compared with in the same workload (OpenAPI: the published transports).
 PEERS = {
@@ -73,8 +73,8 @@ def peers_of(what):
     same workload; for a build run as "after" beside a "before" one, itself run "before"."""
     words = what.split(" ")
     peers = [" ".join(["[before]"] + words[1:])] if words[0] == "[after]" else []
-    # [LABEL] and openapi/transfer come before CLIENT WORKLOAD.
-    index = next(i for i, word in enumerate(words) if not word.startswith("[") and word not in ("openapi", "transfer"))
+    # [LABEL] and openapi/transfer/memory come before CLIENT WORKLOAD.
+    index = next(i for i, word in enumerate(words) if not word.startswith("[") and word not in ("openapi", "transfer", "memory"))
     if index + 1 >= len(words):
         return peers
     table = OPENAPI_PEERS if "openapi" in words[:index] else PEERS

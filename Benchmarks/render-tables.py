@@ -1,4 +1,4 @@
-"""Docs/Benchmarks.md's side-by-side tables (§0, §2, §7, §11) from a run of Benchmarks/full-run.sh:
+"""Docs/Benchmarks.md's side-by-side tables (§0, §2, §5, §7, §11) from a run of Benchmarks/full-run.sh:
 
     python3 Benchmarks/render-tables.py RUN-DIRECTORY                         # prints them
     python3 Benchmarks/render-tables.py RUN-DIRECTORY --write Docs/Benchmarks.md
@@ -25,7 +25,7 @@ def load(run, name):
         processes = read(line for line in log if line.startswith("[round"))
     named = {}
     for what, figures in processes.items():
-        words = [w for w in what.split(" ") if w not in ("[after]", "openapi", "transfer")]
+        words = [w for w in what.split(" ") if w not in ("[after]", "openapi", "transfer", "memory")]
         if "[before]" in words:
             continue
         if len(figures) % 2 == 0:
@@ -193,6 +193,30 @@ def section7(log):
     return rows
 
 
+MOMENTS = ["at start", "after 10%", "after 50%", "at end"]
+
+
+def section5(log):
+    rows = ["| 100,000 GETs, 64 in flight | " + " | ".join(MOMENTS) + " | growth per call after 10 % | calls per second |",
+            "| --- | --- | --- | --- | --- | --- | --- |"]
+    for client, label in [("raw-urlsession", "raw URLSession"), ("net-urlsession-client", "Net on URLSessionTransport"),
+                          ("raw-ahc", "raw AsyncHTTPClient"), ("net-ahc-client", "Net on AsyncHTTPClientTransport")]:
+        key = f"{client} par64"
+        rows += [
+            f"| {label}: resident, MiB | " + " | ".join(spread(log, key, f"MiB resident {moment}", lambda v: f"{v:.1f}") for moment in MOMENTS)
+            + f" | {spread(log, key, 'KiB growth per call after 10%', two)} KiB | {spread(log, key, 'req/s')} |",
+            "| … open descriptors | " + " | ".join(spread(log, key, f"descriptors {moment}") for moment in MOMENTS) + " | | |",
+        ]
+    rows += ["", "For the prose:"]
+    for net in ("net-urlsession-client", "net-ahc-client"):
+        raw = f"{PEER[net]} par64"
+        rows.append(f"- {net}: growth per call after 10 % {two(mid(log, f'{net} par64', 'KiB growth per call after 10%'))} KiB "
+                    f"against {two(mid(log, raw, 'KiB growth per call after 10%'))}; at end {mid(log, f'{net} par64', 'MiB resident at end'):.1f} "
+                    f"MiB against {mid(log, raw, 'MiB resident at end'):.1f}; CPU µs per call {two(mid(log, f'{net} par64', 'µs CPU/request'))} "
+                    f"against {two(mid(log, raw, 'µs CPU/request'))}")
+    return rows
+
+
 def section11(part):
     rows = []
     for peer, net, title, name in [("openapi-ahc", "net-ahc", "On AsyncHTTPClient", "swift-openapi-async-http-client"),
@@ -240,7 +264,8 @@ def main():
         sys.exit(__doc__)
     run = sys.argv[1]
     rows = (section0(Pair(load(run, "side-by-side.txt"), load(run, "side-by-side-polling.txt"))) + [""]
-            + section2(load(run, "transfers.txt")) + [""] + section7(load(run, "transfers.txt")) + [""]
+            + section2(load(run, "transfers.txt")) + [""] + section5(load(run, "memory-over-time.txt")) + [""]
+            + section7(load(run, "transfers.txt")) + [""]
             + section11(Pair(load(run, "openapi.txt"), load(run, "openapi-polling.txt"))))
     if len(sys.argv) == 2:
         print("\n".join(rows))

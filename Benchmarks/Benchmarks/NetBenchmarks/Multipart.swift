@@ -10,7 +10,7 @@ func multipartBenchmarks() {
     for size in sizes {
         let configuration = Benchmark.Configuration(
             metrics: [.wallClock, .cpuTotal, .peakMemoryResident, .throughput], timeUnits: .milliseconds,
-            warmupIterations: 1, maxDuration: .seconds(size.bytes > 200 << 20 ? 8 : 3), maxIterations: size.bytes > 200 << 20 ? 4 : 1_000)
+            warmupIterations: 1, maxDuration: .seconds(size.bytes > 200 << 20 ? 8 : 3), maxIterations: size.bytes > 200 << 20 ? 5 : 1_000)
 
         Benchmark("Multipart encode \(size.label) file part", configuration: configuration) { benchmark in
             let file = try ProcessProbe.scratchFile(size: size.bytes)

@@ -13,5 +13,4 @@ let benchmarks: @Sendable () -> Void = {
     transferBenchmarks()
     multipartBenchmarks()
     reachabilityBenchmarks()
-    memoryOverTimeBenchmarks()
 }

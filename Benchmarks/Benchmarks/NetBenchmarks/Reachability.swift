@@ -21,7 +21,7 @@ func reachabilityBenchmarks() {
         "Reachability: process CPU over 10 s idle with a notifier running",
         configuration: .init(
             metrics: [.custom("CPU µs per 10 s", polarity: .prefersSmaller, useScalingFactor: false)],
-            warmupIterations: 0, maxDuration: .seconds(30), maxIterations: 1)
+            warmupIterations: 0, maxDuration: .seconds(70), maxIterations: 5)
     ) { benchmark in
         let reachability = try NetworkReachability()
         var paths = try reachability.startNotifier().makeAsyncIterator()

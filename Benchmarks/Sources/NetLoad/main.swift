@@ -8,6 +8,7 @@
 //     taskset -c 0 .build/release/NetLoad growth <client> <URL> [calls] [steps] [rotate] [query=N]
 //     taskset -c 0 .build/release/NetLoad sse-latency <net-ahc|net-urlsession> <URL> [events] [runs]
 //     taskset -c 0 .build/release/NetLoad openapi <client> <seq|par64|download> <URL> [requests or MB] [runs]
+//     taskset -c 0 .build/release/NetLoad memory <client> <URL> [calls]
 //
 // The loops run off the main actor (the closures are `@Sendable`), as a server's tasks do.
 // Clients: raw-ahc, net-ahc (a session actor), net-ahc-client (NetworkClient), net-ahc-exchange and
@@ -23,6 +24,8 @@
 // through package-benchmark's four clients, on 8 connections (Transfers.swift;
 // Benchmarks/transfers.sh runs each in 5 processes): Net's two are `NetworkClient`s, named as in
 // `run` (`net-ahc-client`, `net-urlsession-client`; in runs up to f7fd0ac, `net-ahc` and `net-urlsession`).
+// `memory` is §5: memory and descriptors over 100,000 calls with 64 in flight, through the same
+// four clients (MemoryOverTime.swift; Benchmarks/memory-over-time.sh runs each in 5 processes).
 import BenchmarkSupport
 import Foundation
 import Net
@@ -39,6 +42,7 @@ func usage() -> Never {
                NetLoad growth <raw-urlsession|raw-urlsession-delegate|net-urlsession-client|net-ahc-client|raw-ahc> <base URL> [calls] [steps] [rotate] [query=N]
                NetLoad sse-latency <net-ahc|net-urlsession> <base URL> [events] [runs]
                NetLoad openapi <net-ahc|openapi-ahc|net-urlsession|openapi-urlsession> <seq|par64|download> <base URL> [requests or MB] [runs]
+               NetLoad memory <raw-urlsession|net-urlsession-client|raw-ahc|net-ahc-client> <base URL> [calls]
 
         """.utf8))
     exit(2)
@@ -210,6 +214,11 @@ case "openapi":
     guard parts.count >= 3, let client = OpenAPILoadClient(rawValue: parts[0]), let url = URL(string: parts[2]),
           let counts = TrailingArguments(parts.dropFirst(3), flags: [])?.counts(defaults: [20_000, 5]) else { usage() }
     try await measureOpenAPI(client: client, workload: parts[1], base: url, requests: counts[0], runs: counts[1])
+case "memory":
+    let parts = Array(arguments.dropFirst())
+    guard parts.count >= 2, let client = ComparedClient(commandName: parts[0]), let url = URL(string: parts[1]),
+          let counts = TrailingArguments(parts.dropFirst(2), flags: [])?.counts(defaults: [100_000]) else { usage() }
+    try await measureMemoryOverTime(client: client, base: url, calls: counts[0])
 default:
     usage()
 }
