@@ -5,7 +5,7 @@
 
 Each table is the medians across processes (Benchmarks/medians.py) of the run's logs, in the
 page's format: figures as medians with min–max, ratios of medians (Net ÷ raw for rates and CPU,
-raw ÷ Net for times, three or four decimals where two would round onto a target's 0.9, 0.95 or 1.1). With
+raw ÷ Net for times, more decimals where two would round onto a target's 0.9, 0.95 or 1.1). With
 `--write`, each table in the page whose header row matches is replaced; the prose around them,
 the targets table, §12 and the other pages quote the same figures and are updated by hand, with
 the extra figures printed after the tables."""
@@ -63,12 +63,12 @@ CPU_TARGETS = (1.1,)
 
 
 def ratio(value, targets=SPEED_TARGETS):
-    """Two decimals, or more (up to four) where fewer would round onto a target and hide which side
-    it is on."""
-    for places in (2, 3):
+    """Two decimals, or as many more as it takes for the figure not to round onto a target and
+    hide which side it is on (a value exactly on a target shows as the target)."""
+    for places in range(2, 8):
         if not any(abs(round(value, places) - target) < 10 ** -(places + 1) for target in targets):
             return f"{value:.{places}f}"
-    return f"{value:.4f}"
+    return f"{value:.2f}"  # on a target to eight places: as the target
 
 
 def mib(kib):
