@@ -74,9 +74,13 @@ struct ReachabilityKernelTests {
         #expect(first.line.reachable)
 
         try await namespace.batch((0..<1000).flatMap { _ in ["link set veth0 down", "link set veth0 up"] } + ["route replace default via 192.0.2.1 dev veth0 metric 7"])
+        let truth = try JSONDecoder().decode(PathLine.self, from: await runProcessOffPool(namespace.ip, ["netns", "exec", namespace.name, try daemonPath(), "--once"]))
+        // The kernel's state is final once the batch has run: the daemon must come to it (bounded
+        // to catch one that never does, however long a busy machine keeps it from running), and
+        // then stay there (a quiet period, only once it has).
+        _ = try await daemon.waitFor("the final truth", timeout: TestTiming.scaled(.seconds(30))) { $0.sameState(as: truth) }
         let all = try await daemon.settle()
         let final = try #require(all.last)
-        let truth = try JSONDecoder().decode(PathLine.self, from: await runProcessOffPool(namespace.ip, ["netns", "exec", namespace.name, try daemonPath(), "--once"]))
         #expect(final.sameState(as: truth), "final element \(final) differs from a fresh read \(truth)")
         #expect(final.reachable && final.ipv4 && final.gateways.map(\.metric) == [7])
         // The independent view: iproute2's own JSON for the default route.
@@ -123,9 +127,18 @@ struct ReachabilityKernelTests {
             let namespace = try await vethNamespace()
             try await namespace.ip("addr add 192.0.2.2/24 dev veth0")
             let monitor = try RouteMonitorRun(namespace: namespace)
+            // `ip monitor` has subscribed once it prints a change: a route of no interest to the
+            // path, made before the daemon starts, until it shows (re-made, as an early one is lost).
+            let subscribed = ContinuousClock.now + TestTiming.scaled(.seconds(20))
+            var sentinels = 0
+            while monitor.eventTimes(containing: "198.51.100.").isEmpty, ContinuousClock.now < subscribed {
+                try await namespace.ip("route replace 198.51.100.\(sentinels % 250)/32 via 192.0.2.1 dev veth0")
+                sentinels += 1
+                _ = await eventually(within: .milliseconds(100)) { !monitor.eventTimes(containing: "198.51.100.").isEmpty }
+            }
+            try #require(!monitor.eventTimes(containing: "198.51.100.").isEmpty, "ip monitor printed no route change")
             let daemon = try DaemonRun(namespace: namespace, arguments: ["--debounce-ms", String(debounceMilliseconds)])
             var (index, _) = try await daemon.waitFor("the first element") { _ in true }
-            try await Task.sleep(for: .milliseconds(200))  // let `ip monitor` subscribe
             var emitted: [Int64] = []
             var commandStarts: [Int64] = []
             for round in 0..<20 {
@@ -144,7 +157,11 @@ struct ReachabilityKernelTests {
             #expect(sinceCommand.allSatisfy { $0 >= 0 }, "an element came before the command causing it: \(sinceCommand)")
             #expect(sinceCommand.sorted()[sinceCommand.count / 2] >= Double(debounceMilliseconds),
                     "elements came sooner than the \(debounceMilliseconds) ms debounce after their commands: \(sinceCommand)")
-            try await Task.sleep(for: .milliseconds(100))
+            // `ip monitor` prints each event when it reads it: wait for all of them (bounded, to
+            // catch one never printed).
+            _ = await eventually(within: TestTiming.scaled(.seconds(20))) {
+                monitor.eventTimes(containing: "default via 192.0.2.1").count >= emitted.count
+            }
             let events = monitor.eventTimes(containing: "default via 192.0.2.1")
             try #require(events.count == emitted.count, "ip monitor saw \(events.count) route events for \(emitted.count) changes")
             // The figure printed is `ip monitor`'s stamp to the element. `ip monitor` stamps an event

@@ -118,10 +118,17 @@ struct URLSessionTransportFailureTests {
         }
         let spooling = URLSessionTransport(configuration: .init(temporaryDirectory: spool))
 
-        // Cancelled while the body is stalled half-way.
-        let stalled = try await TransportTest.request("/stall-body/5000")
-        let task = Task { try await spooling.send(stalled, to: .file(downloads.appendingPathComponent("a")), progress: nil) }
-        try await Task.sleep(for: .milliseconds(300))
+        // Cancelled while the body is stalled half-way: once the first 10 bytes have been reported
+        // (the server holds the last 10 for 60 s).
+        let stalled = try await TransportTest.request("/stall-body/60000")
+        let received = Collected<NetworkProgress>()
+        let task = Task {
+            try await spooling.send(stalled, to: .file(downloads.appendingPathComponent("a")), progress: { received.append($0) })
+        }
+        let midBody = await eventually(within: TestTiming.scaled(.seconds(20))) {
+            received.values.contains { $0.direction == .download && $0.completedBytes >= 10 }
+        }
+        #expect(midBody, "no download progress before the stall: \(received.values)")
         task.cancel()
         await #expect(throws: CancellationError.self) { _ = try await task.value }
 
@@ -139,7 +146,11 @@ struct URLSessionTransportFailureTests {
         await #expect(throws: NetworkError.self) {
             _ = try await spooling.send(try await TransportTest.request("/echo", method: .post, body: .stream(lying)))
         }
-        try await Task.sleep(for: .milliseconds(100))
+        // A cancelled transfer's file may be removed when FoundationNetworking reports the end,
+        // after the call has returned; a file left behind stays for ever (the bound catches it).
+        _ = await eventually(within: TestTiming.scaled(.seconds(20))) {
+            ((try? TransportTest.contents(of: spool)) ?? [""]).isEmpty && ((try? TransportTest.contents(of: downloads)) ?? [""]).isEmpty
+        }
         #expect(try TransportTest.contents(of: spool) == [])
         #expect(try TransportTest.contents(of: downloads) == [])
     }

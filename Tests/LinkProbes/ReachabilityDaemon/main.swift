@@ -133,9 +133,10 @@ do {
         try await startStopCycles(reachability, count: cycles)
         // pthread_join returns when the kernel clears the thread's id, a moment before /proc stops
         // listing the task, and the last cycle's stream may end on another thread a moment after
-        // the loop; allow that moment (a leaked thread or descriptor never goes away).
+        // the loop; allow that moment, up to 10 s on a busy machine (a leaked thread or
+        // descriptor never goes away).
         var waited = 0
-        while (monitorThreads() > 0 || openDescriptors() > before.fds) && waited < 100 {
+        while (monitorThreads() > 0 || openDescriptors() > before.fds) && waited < 10_000 {
             usleep(1000)
             waited += 1
         }
