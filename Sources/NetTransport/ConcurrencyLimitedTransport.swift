@@ -35,6 +35,9 @@ public struct ConcurrencyLimitedTransport: Transport {
 
     /// ``base``'s limits.
     public var responseLimits: ResponseLimits { base.responseLimits }
+
+    /// How many requests are waiting for a slot (for tests: the queue is otherwise unobservable).
+    var waitingCount: Int { permits.waitingCount }
 }
 
 /// A counting semaphore for tasks, first come first served; `release` never waits.
@@ -92,6 +95,9 @@ final class Permits: Sendable {
             waiter?.resume(throwing: CancellationError())
         }
     }
+
+    /// How many tasks are waiting in line.
+    var waitingCount: Int { state.withLock { $0.waiters.count } }
 
     func release() {
         let next = state.withLock { state -> CheckedContinuation<Void, any Error>? in

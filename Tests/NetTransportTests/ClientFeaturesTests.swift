@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import NetCore
-import NetTransport
+@testable import NetTransport
 import Testing
 import NetTestSupport
 
@@ -30,25 +30,27 @@ struct ClientFeaturesTests {
     @Test("a request waiting for a slot leaves the queue when cancelled")
     func cancelWhileQueued() async throws {
         // Judged by order, not by time (a timing bound failed under a loaded CI run): the first
-        // request holds the only slot until it is cancelled, so the queued one can only end as
-        // cancelled if it left the queue; one that waited for the slot would hang there and then
-        // succeed.
-        let firstArrived = AsyncSignal()
+        // request holds the only slot (until it is cancelled, or 20 s), and the queued one, once
+        // in the line, must end as cancelled while the first still holds it. One that stayed in
+        // the line would end only after the first let go.
+        let firstArrived = LockedBox(false)
+        let firstLetGo = LockedBox(false)
         let stub = StubTransport { request in
             guard request.url.path == "/hold" else { return .status(.ok) }
-            firstArrived.fire()
-            try? await Task.sleep(for: .seconds(600))  // until cancelled
+            firstArrived.mutate { $0 = true }
+            try? await Task.sleep(for: TestTiming.scaled(.seconds(20)))
+            firstLetGo.mutate { $0 = true }
             return .status(.ok)
         }
         let limited = ConcurrencyLimitedTransport(stub, maximumConcurrentRequests: 1)
-        let first = Task { try await limited.send(try NetworkRequest(url: "https://host/hold")) }
-        await firstArrived.wait()
-        let queued = Task { try await limited.send(try NetworkRequest(url: "https://host/x")) }
-        // Time to join the queue: cancelled sooner, it ends as cancelled without joining (the
-        // same outcome, through the check before the queue).
-        try await Task.sleep(for: .milliseconds(50))
+        let first = Task { try await limited.send(try NetworkRequest(url: "https://host/hold", timeout: .seconds(3600))) }
+        try #require(await eventually(within: TestTiming.scaled(.seconds(20))) { firstArrived.read() })
+        let queued = Task { try await limited.send(try NetworkRequest(url: "https://host/x", timeout: .seconds(3600))) }
+        try #require(await eventually(within: TestTiming.scaled(.seconds(20))) { limited.waitingCount == 1 })
         queued.cancel()
         await #expect(throws: CancellationError.self) { _ = try await queued.value }
+        #expect(!firstLetGo.read(), "the queued request ended only once the first had let go of the slot")
+        #expect(limited.waitingCount == 0)
         #expect(stub.requests.count == 1)  // only the first reached the transport
         // Cancelling the first frees the slot for the next request.
         first.cancel()

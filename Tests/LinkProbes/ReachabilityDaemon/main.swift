@@ -134,11 +134,10 @@ do {
         // pthread_join returns when the kernel clears the thread's id, a moment before /proc stops
         // listing the task, and the last cycle's stream may end on another thread a moment after
         // the loop; allow that moment, up to 10 s on a busy machine (a leaked thread or
-        // descriptor never goes away).
-        var waited = 0
-        while (monitorThreads() > 0 || openDescriptors() > before.fds) && waited < 10_000 {
+        // descriptor never goes away; the test allows the runtime 2 descriptors of its own).
+        let end = ContinuousClock.now + .seconds(10)
+        while (monitorThreads() > 0 || openDescriptors() > before.fds + 2) && ContinuousClock.now < end {
             usleep(1000)
-            waited += 1
         }
         let after = (fds: openDescriptors(), threads: threads(), monitors: monitorThreads())
         print("{\"fdsBefore\":\(before.fds),\"fdsAfter\":\(after.fds),\"threadsBefore\":\(before.threads),\"threadsAfter\":\(after.threads),"

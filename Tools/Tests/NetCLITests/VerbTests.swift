@@ -121,9 +121,10 @@ struct VerbTests {
     func timeout() async throws {
         let base = try await EchoServer.shared.baseURL()
         let started = ContinuousClock.now
-        // The server answers after 60 s: a timeout that did not fire would show as a success, and
-        // as a call that took a minute; the bound leaves room for starting the tool on a busy machine.
-        let result = try await ProcessRunner.net(["get", "--timeout", "0.5", "\(base)/sleep/60"])
+        // The server answers after 45 s, before the tool's default 60 s deadline: a timeout that
+        // did not fire would show as a success, and as a call of 45 s; the bound leaves room for
+        // starting the tool on a busy machine.
+        let result = try await ProcessRunner.net(["get", "--timeout", "0.5", "\(base)/sleep/45"])
         #expect(ContinuousClock.now - started < .seconds(30))
         #expect(result.status == 1)
         #expect(result.standardError.hasPrefix("net: ") && result.standardError.contains("timed out"))
