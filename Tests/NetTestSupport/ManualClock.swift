@@ -1,4 +1,5 @@
 import Synchronization
+import Testing
 
 /// A clock that moves only when a test says so, for checking deadlines, backoff, refresh windows
 /// and cache freshness by events instead of by sleeping: the code under test sleeps on it, the test
@@ -85,9 +86,14 @@ package final class ManualClock: Clock, Sendable {
         for sleeper in woken { sleeper.continuation.resume() }
     }
 
-    /// Waits until at least `count` sleeps have started on the clock (the event a test advances on).
-    package func sleeps(atLeast count: Int) async {
+    /// Waits until at least `count` sleeps have started on the clock (the event a test advances
+    /// on); records an issue if they have not within a minute (scaled): a sleep that never starts
+    /// fails the test rather than hanging it.
+    package func sleeps(atLeast count: Int, sourceLocation: SourceLocation = #_sourceLocation) async {
         // Sleeps between looks, not yields: a yield loop keeps a core busy (see `eventually`).
-        while sleepsStarted < count { try? await Task.sleep(for: .milliseconds(1)) }
+        let started = await eventually(within: TestTiming.scaled(.seconds(60))) { sleepsStarted >= count }
+        if !started {
+            Issue.record("\(sleepsStarted) sleeps started on the manual clock, not \(count)", sourceLocation: sourceLocation)
+        }
     }
 }

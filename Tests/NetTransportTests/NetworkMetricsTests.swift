@@ -81,7 +81,7 @@ struct NetworkMetricsTests {
                                    attemptTimeout: .milliseconds(100), clock: clock)
         let call = Task { try await client.requestData(for: "https://api.example.com/slow") }
         await signing.signing.wait()
-        while !clock.pendingDelays.contains(where: { $0 <= .milliseconds(100) }) { await Task.yield() }
+        try #require(await eventually(within: TestTiming.scaled(.seconds(20))) { clock.pendingDelays.contains(where: { $0 <= .milliseconds(100) }) })
         clock.advance(by: .milliseconds(100))
         let response = try await call.value
         let attempts = response.metrics.attempts

@@ -1,5 +1,6 @@
 import Foundation
 import NetCore
+import NetTestSupport
 import NetTransport
 import Testing
 
@@ -89,17 +90,17 @@ struct NetworkSessionLoopTests {
     func cancelDuringBackoff() async throws {
         let stub = StubTransport()
         stub.on(.get, "/x", respond: .status(503))
-        let client = NetworkClient(transport: stub, interceptors: [RetryPolicy(baseDelay: .seconds(30), jitter: 0)])
+        // On a manual clock the 30 s backoff never ends by itself: the call can only end as
+        // cancelled if the cancellation interrupted the wait.
+        let clock = ManualClock()
+        let client = NetworkClient(transport: stub, interceptors: [RetryPolicy(baseDelay: .seconds(30), jitter: 0)], clock: clock)
         let task = Task { try await client.requestData(for: "https://host/x") }
-        // The first attempt's arrival is the signal (not a guess at how long it takes to come).
-        for _ in 0..<2_000 where stub.requests.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
-        try #require(stub.requests.count == 1)
-        let started = ContinuousClock.now
+        // The backoff's start is the signal (not a guess at how long the first attempt takes).
+        try #require(await eventually(within: TestTiming.scaled(.seconds(20))) { clock.pendingDelays.first == .seconds(30) },
+                     "waits \(clock.pendingDelays), not the 30 s backoff first")
+        #expect(stub.requests.count == 1)
         task.cancel()
         await #expect(throws: CancellationError.self) { _ = try await task.value }
-        // The wait is 30 s: ending well before it is what proves the interruption (a starved
-        // two-core CI machine has been seen to take over a second merely to resume the task).
-        #expect(ContinuousClock.now - started < .seconds(10))
         #expect(stub.requests.count == 1)
     }
 

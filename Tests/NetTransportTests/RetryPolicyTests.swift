@@ -1,5 +1,6 @@
 import Foundation
 import NetCore
+import NetTestSupport
 import NetTransport
 import Testing
 
@@ -14,12 +15,21 @@ struct RetryPolicyTests {
         let stub = StubTransport()
         stub.on(.get, "/x", respond: .status(503), .status(500), .status(200))
         let policy = RetryPolicy(maximumRetries: 3, baseDelay: .milliseconds(100), multiplier: 2, jitter: 0)
-        let started = ContinuousClock.now
-        let response = try await client(stub, policy).requestData(for: "https://host/x")
-        let elapsed = ContinuousClock.now - started
+        // On a manual clock: each wait is seen as it starts (the call's deadline sleeps on the
+        // clock too, far longer) and ends only when the test moves the clock past it.
+        let clock = ManualClock()
+        let call = Task { try await NetworkClient(transport: stub, interceptors: [policy], clock: clock).requestData(for: "https://host/x") }
+        for (retry, wait) in [(1, Duration.milliseconds(100)), (2, .milliseconds(200))] {
+            try #require(await eventually(within: TestTiming.scaled(.seconds(20))) { clock.pendingDelays.first == wait },
+                         "retry \(retry): waits \(clock.pendingDelays), not \(wait) first")
+            #expect(stub.requests.count == retry)  // the next attempt waits for the clock
+            clock.advance(by: wait - .milliseconds(1))
+            #expect(clock.pendingDelays.first == .milliseconds(1))  // not a moment early
+            clock.advance(by: .milliseconds(1))
+        }
+        let response = try await call.value
         #expect(response.statusCode == 200)
         #expect(stub.requests.count == 3)
-        #expect(elapsed >= .milliseconds(300))  // 100 ms + 200 ms
         #expect(policy.backoff(forRetry: 0) == .milliseconds(100))
         #expect(policy.backoff(forRetry: 3) == .milliseconds(800))
         #expect(RetryPolicy(baseDelay: .seconds(1), maximumDelay: .seconds(5), jitter: 0).backoff(forRetry: 10) == .seconds(5))
@@ -76,10 +86,16 @@ struct RetryPolicyTests {
         stub.on(.get, "/busy", respond: .status(429, headers: [.header(key: "Retry-After", value: "1")]), .status(200))
         stub.on(.get, "/later", respond: .status(503, headers: [.header(key: "Retry-After", value: "3600")]))
         let policy = RetryPolicy(baseDelay: .milliseconds(1), jitter: 0)
-        let started = ContinuousClock.now
-        #expect(try await client(stub, policy).requestData(for: "https://host/busy").statusCode == 200)
-        #expect(ContinuousClock.now - started >= .seconds(1))
-        #expect(try await client(stub, policy).requestData(for: "https://host/later").statusCode == 503)
+        let clock = ManualClock()
+        let client = NetworkClient(transport: stub, interceptors: [policy], clock: clock)
+        let busy = Task { try await client.requestData(for: "https://host/busy") }
+        // The wait is the server's 1 s, not the policy's 1 ms backoff.
+        try #require(await eventually(within: TestTiming.scaled(.seconds(20))) { clock.pendingDelays.first == .seconds(1) },
+                     "waits \(clock.pendingDelays), not 1 s first")
+        #expect(stub.requests.count == 1)
+        clock.advance(by: .seconds(1))
+        #expect(try await busy.value.statusCode == 200)
+        #expect(try await client.requestData(for: "https://host/later").statusCode == 503)
         #expect(stub.requests.count == 3)
     }
 
