@@ -36,7 +36,10 @@ struct SessionClockTests {
         }
         await clock.sleeps(atLeast: 1)  // the deadline is armed
         clock.advance(by: .seconds(29))
-        await Task.yield()
+        // Not fired a moment early: the deadline's sleep is still waiting, with 1 s left (a
+        // yield alone would not show a deadline that fired early, the call ending on another
+        // thread later).
+        #expect(clock.pendingDelays == [.seconds(1)])
         #expect(finished.value == 0)
         clock.advance(by: .seconds(1))
         let error = await #expect(throws: NetworkError.self) { _ = try await call.value }
