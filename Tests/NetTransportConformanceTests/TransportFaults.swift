@@ -73,11 +73,10 @@ enum TransportFaults {
     /// has to outlast a transport closing late on a busy machine, and another check's connection
     /// to the same server being closed meanwhile (the scan sees every socket toward its port).
     static func expectNoHalfClosedSockets() async throws {
-        let end = ContinuousClock.now + TestTiming.scaled(.seconds(20))
-        while ContinuousClock.now < end {
-            if await !ClientSockets.states(towardPort: FaultServer.shared.port).contains(ClientSockets.closeWait) { return }
-            try await Task.sleep(for: .milliseconds(50))
+        let closed = await eventually(within: TestTiming.scaled(.seconds(20)), every: .milliseconds(50)) {
+            await !ClientSockets.states(towardPort: FaultServer.shared.port).contains(ClientSockets.closeWait)
         }
+        if closed { return }
         // Which process holds it (`ss -p`): a leak into a child process once looked like one here.
         let sockets = (try? await runProcessOffPool("/usr/bin/env", ["ss", "-tanp", "state", "close-wait"])).map { String(decoding: $0, as: UTF8.self) } ?? ""
         Issue.record("a client socket to the fault server stayed in CLOSE_WAIT for \(TestTiming.scaled(.seconds(20))):\n\(sockets)")

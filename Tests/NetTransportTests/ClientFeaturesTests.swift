@@ -3,9 +3,9 @@ import Foundation
 import FoundationNetworking
 #endif
 import NetCore
+import NetTestSupport
 @testable import NetTransport
 import Testing
-import NetTestSupport
 
 @Suite("NetworkClient: concurrency limit, logging, downloads")
 struct ClientFeaturesTests {
