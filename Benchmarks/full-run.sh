@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every figure Docs/Benchmarks.md publishes, in one sitting (about 38 minutes on the 2-vCPU VM, 1.5 of them building):
+# Every figure Docs/Benchmarks.md publishes, in one sitting (about 34 minutes on the 2-vCPU VM, 1.5 of them building):
 #
 #     bash Benchmarks/full-run.sh /tmp/net-run        # as root; writes one log per part into /tmp/net-run
 #

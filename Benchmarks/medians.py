@@ -21,6 +21,8 @@ PEERS = {
     "net-urlsession": ["raw-urlsession", "raw-urlsession-delegate"],
     "net-urlsession-client": ["raw-urlsession", "raw-urlsession-delegate"],
 }
+# Words the scripts put before CLIENT WORKLOAD in a WHAT (`openapi net-ahc par64`).
+PREFIXES = ("openapi", "transfer", "memory")
 OPENAPI_PEERS = {"net-ahc": ["openapi-ahc"], "net-urlsession": ["openapi-urlsession"]}
 
 def read(lines):
@@ -73,8 +75,8 @@ def peers_of(what):
     same workload; for a build run as "after" beside a "before" one, itself run "before"."""
     words = what.split(" ")
     peers = [" ".join(["[before]"] + words[1:])] if words[0] == "[after]" else []
-    # [LABEL] and openapi/transfer/memory come before CLIENT WORKLOAD.
-    index = next(i for i, word in enumerate(words) if not word.startswith("[") and word not in ("openapi", "transfer", "memory"))
+    # [LABEL] and a prefix come before CLIENT WORKLOAD.
+    index = next(i for i, word in enumerate(words) if not word.startswith("[") and word not in PREFIXES)
     if index + 1 >= len(words):
         return peers
     table = OPENAPI_PEERS if "openapi" in words[:index] else PEERS

@@ -13,7 +13,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from medians import PEERS, median, read  # noqa: E402
+from medians import PEERS, PREFIXES, median, read  # noqa: E402
 
 
 def load(run, name):
@@ -25,7 +25,7 @@ def load(run, name):
         processes = read(line for line in log if line.startswith("[round"))
     named = {}
     for what, figures in processes.items():
-        words = [w for w in what.split(" ") if w not in ("[after]", "openapi", "transfer", "memory")]
+        words = [w for w in what.split(" ") if w != "[after]" and w not in PREFIXES]
         if "[before]" in words:
             continue
         if len(figures) % 2 == 0:
@@ -267,9 +267,10 @@ def main():
     if len(sys.argv) not in (2, 4) or (len(sys.argv) == 4 and sys.argv[2] != "--write"):
         sys.exit(__doc__)
     run = sys.argv[1]
+    transfers = load(run, "transfers.txt")
     rows = (section0(Pair(load(run, "side-by-side.txt"), load(run, "side-by-side-polling.txt"))) + [""]
-            + section2(load(run, "transfers.txt")) + [""] + section5(load(run, "memory-over-time.txt")) + [""]
-            + section7(load(run, "transfers.txt")) + [""]
+            + section2(transfers) + [""] + section5(load(run, "memory-over-time.txt")) + [""]
+            + section7(transfers) + [""]
             + section11(Pair(load(run, "openapi.txt"), load(run, "openapi-polling.txt"))))
     if len(sys.argv) == 2:
         print("\n".join(rows))

@@ -15,9 +15,9 @@ func measureMemoryOverTime(client: ComparedClient, base: URL, calls: Int) async 
     let label = "memory \(client.commandName) par64"
     var readings: [(moment: String, residentKiB: Int, descriptors: Int)] = []
     func read(_ moment: String, after completed: Int) {
-        readings.append((moment, ProcessProbe.residentKiB(), ProcessProbe.openDescriptors()))
-        print("\(label) \(moment): \(completed) calls, resident \(readings[readings.count - 1].residentKiB) KiB, "
-              + "\(readings[readings.count - 1].descriptors) descriptors")
+        let reading = (moment: moment, residentKiB: ProcessProbe.residentKiB(), descriptors: ProcessProbe.openDescriptors())
+        readings.append(reading)
+        print("\(label) \(moment): \(completed) calls, resident \(reading.residentKiB) KiB, \(reading.descriptors) descriptors")
     }
     // The moments after which the resident memory is read, by the number of calls completed.
     var checkpoints = [("after 10%", calls / 10), ("after 50%", calls / 2), ("at end", calls)]
@@ -56,7 +56,7 @@ func measureMemoryOverTime(client: ComparedClient, base: URL, calls: Int) async 
         throw MemoryOverTimeFailure(message: failures.first.map { "\(failures.count) of \(calls) calls failed, the first with \($0)" }
                                     ?? "\(readings.count) readings, not 4")
     }
-    let rate = Double(calls) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    let rate = Double(calls) / seconds(elapsed)
     func one(_ value: String, _ unit: String) -> String { "\(value) \(unit) (\(value)–\(value))" }
     let figures = [one("\(Int(rate))", "req/s"), one(format(Double(ProcessProbe.cpuMicroseconds() - cpu) / Double(calls)), "µs CPU/request")]
         + readings.map { one(String(format: "%.1f", Double($0.residentKiB) / 1024), "MiB resident \($0.moment)") }

@@ -120,8 +120,12 @@ enum RateUnit {
 func secondsTaken(by body: @Sendable () async throws -> Void) async throws -> Double {
     let start = ContinuousClock.now
     try await body()
-    let elapsed = start.duration(to: .now)
-    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    return seconds(start.duration(to: .now))
+}
+
+/// `duration` in seconds.
+func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
 }
 
 /// `median unit (min–max)` of `values`, each shown by `show`.
