@@ -60,6 +60,11 @@ public struct AuthenticationInterceptor<Credential: Sendable>: NetworkIntercepto
         await store.refreshCount
     }
 
+    /// How many 401s have joined a refresh already in progress (for tests: no public use).
+    func rejectionsJoiningRefresh() async -> Int {
+        await store.rejectionsJoiningRefresh
+    }
+
     /// Signs `request` with the current credential, waiting for a refresh in progress.
     public func interceptRequest(_ request: NetworkRequest) async throws -> NetworkRequest {
         let (credential, generation) = try await store.current()

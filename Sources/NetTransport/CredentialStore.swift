@@ -20,6 +20,9 @@ actor CredentialStore<Credential: Sendable> {
     private var dates: ClockedDate?
     /// Refreshes that succeeded.
     private(set) var refreshCount = 0
+    /// Rejections that found a refresh in progress and waited for it: a test's signal that a 401
+    /// has joined a refresh before the test lets that refresh end.
+    private(set) var rejectionsJoiningRefresh = 0
 
     init(
         credential: Credential?, window: RefreshWindow,
@@ -57,6 +60,7 @@ actor CredentialStore<Credential: Sendable> {
     /// credential, or does nothing if it carried an older one (a retry will sign it anew).
     func refreshAfterRejection(of request: NetworkRequest, header: (Credential) -> NetworkHeader) async throws {
         if let refreshing {
+            rejectionsJoiningRefresh += 1
             _ = try await refreshing.value
             return
         }

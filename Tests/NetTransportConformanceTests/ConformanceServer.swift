@@ -9,7 +9,7 @@ import NetTestSupport
 /// - `/echo` (any method): `method|path|query|bodyLength|bodyHash|header lines`, one per line;
 /// - `/bytes/:n`: n bytes of `ConformanceServer.pattern`, with Content-Length;
 /// - `/redirect/:code?to=URL`: that status with a Location (`?loop=1`: to itself);
-/// - `/delay/:ms`: "done" after ms milliseconds;
+/// - `/delay/:ms`: "done" after ms milliseconds (`?key=K`: records `arrived` under K first);
 /// - `/truncated`: declares 1,000 bytes, sends 100 and closes;
 /// - `/gzip`: a gzip body with `Content-Encoding: gzip`;
 /// - `/status/:code`: that status and a short body (none for 204 and 304);
@@ -52,7 +52,8 @@ enum ConformanceServer {
             let count = context.parameters.get("n", as: Int.self) ?? 0
             return Response(status: .ok, headers: [.contentType: "application/octet-stream"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: pattern(count: count))))
         }
-        router.get("/delay/:ms") { _, context -> String in
+        router.get("/delay/:ms") { request, context -> String in
+            if let key = request.uri.queryParameters.get("key") { StreamingEvents.shared.record("arrived", key: key) }
             try await Task.sleep(for: .milliseconds(context.parameters.get("ms", as: Int.self) ?? 0))
             return "done"
         }

@@ -21,9 +21,12 @@ struct LifecycleTests {
                 #expect(response.body.count == 1000)
             }
             if round % 5 == 0 {
-                let waiting = try await TransportConformance.request("/delay/5000")
+                // Cancelled once the server has it: mid-request, not before it is sent.
+                let key = UUID().uuidString
+                let waiting = try await TransportConformance.request("/delay/5000?key=\(key)")
                 let task = Task { try await transport.send(waiting) }
-                try await Task.sleep(for: .milliseconds(30))
+                let arrived = await eventually(within: TestTiming.scaled(.seconds(20))) { StreamingEvents.shared.events(key) == ["arrived"] }
+                #expect(arrived, "the server never received the request")
                 task.cancel()
                 _ = try? await task.value
             }

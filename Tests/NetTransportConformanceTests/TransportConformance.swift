@@ -208,10 +208,14 @@ enum TransportConformance {
             // The server answers after 60 s (scaled, as the bound is), within an hour's deadline: a
             // transport that waits for it ends with the answer, not cancelled, and takes four times
             // the bound, which leaves a busy machine room to wind the exchange down.
+            // It is cancelled once the server has the request (its signal, not a guess at how long
+            // sending takes), so the cancellation meets a request in flight, not one not yet sent.
             let answer = TestTiming.scaled(.seconds(60))
-            let waiting = try await request("/delay/\(answer.components.seconds * 1000)", timeout: .seconds(3600))
+            let key = UUID().uuidString
+            let waiting = try await request("/delay/\(answer.components.seconds * 1000)?key=\(key)", timeout: .seconds(3600))
             let task = Task { try await transport.send(waiting) }
-            try await Task.sleep(for: .milliseconds(100))
+            let arrived = await eventually(within: TestTiming.scaled(.seconds(20))) { StreamingEvents.shared.events(key) == ["arrived"] }
+            try #require(arrived, "the server never received the request")
             let started = ContinuousClock.now
             task.cancel()
             await #expect(throws: CancellationError.self) { _ = try await task.value }

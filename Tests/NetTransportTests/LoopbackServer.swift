@@ -12,7 +12,8 @@ import Synchronization
 /// - `/bytes/:n`: `n` bytes of ``LoopbackServer/pattern(count:)`` with a Content-Length;
 /// - `/status/:code`: that status; `?www-authenticate=` adds the header;
 /// - `/redirect/:code?to=PATH`: that status with a Location;
-/// - `/delay/:ms`: answers "done" after `ms` milliseconds;
+/// - `/delay/:ms`: answers "done" after `ms` milliseconds (`?key=K`: counts the arrival in
+///   ``heldArrivals`` under K first);
 /// - `/stall-body/:ms`: sends the head and 10 bytes, then waits `ms` before the last 10;
 /// - `/truncated`: declares 1,000 bytes, sends 100 and closes the connection;
 /// - `/gzip`: ``LoopbackServer/gzipText`` compressed, with `Content-Encoding: gzip`;
@@ -23,7 +24,7 @@ import Synchronization
 /// - `/held/:key`: counts its arrivals in ``heldArrivals``, waits until the test puts the key in
 ///   ``heldReleased``, then answers `body <key> <arrival>` with `Cache-Control: max-age=600`.
 enum LoopbackServer {
-    /// Arrivals at `/held/:key`, per key.
+    /// Arrivals at `/held/:key`, and at `/delay/:ms` with a `key`, per key.
     static let heldArrivals = Mutex<[String: Int]>([:])
     /// Keys whose `/held` requests may be answered.
     static let heldReleased = Mutex<Set<String>>([])
@@ -105,8 +106,9 @@ enum LoopbackServer {
                 return Response(status: HTTPResponse.Status(code: code), headers: [.location: target])
             }
         }
-        router.get("/delay/:ms") { _, context in
+        router.get("/delay/:ms") { request, context in
             let milliseconds = try context.parameters.require("ms", as: Int.self)
+            if let key = request.uri.queryParameters.get("key") { heldArrivals.withLock { $0[String(key), default: 0] += 1 } }
             try await Task.sleep(for: .milliseconds(milliseconds))
             return "done"
         }

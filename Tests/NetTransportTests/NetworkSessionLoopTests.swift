@@ -110,7 +110,8 @@ struct NetworkSessionLoopTests {
         stub.on(nil, "*", respond: StubResponse.status(.ok).delayed(by: .seconds(30)))
         let client = NetworkClient(transport: stub)
         let task = Task { try await client.requestData(for: "https://host/x") }
-        try await Task.sleep(for: .milliseconds(100))
+        // Cancelled once the stub has the request, so the cancellation meets its delay.
+        try #require(await eventually(within: TestTiming.scaled(.seconds(20))) { stub.requests.count == 1 })
         task.cancel()
         await #expect(throws: CancellationError.self) { _ = try await task.value }
     }

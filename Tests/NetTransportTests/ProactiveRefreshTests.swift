@@ -1,6 +1,6 @@
 import Foundation
 import NetCore
-import NetTransport
+@testable import NetTransport
 import NetTestSupport
 import Synchronization
 import Testing
@@ -81,10 +81,9 @@ struct ProactiveRefreshTests {
         #expect(LoopbackServer.authArrivals(prefix: prefix).count == 3)
     }
 
-    // The refresh is released once A's 401 has been seen (by isUnauthorized), which is just before
-    // A asks the store: the run usually, not always, finds the refresh still going. When it does,
-    // a missing join would start a second refresh (the count shows it; the time limit ends the
-    // hang); when A comes after, the old token no longer matches and A is simply retried.
+    // The refresh is released only once A's 401 has joined it (the store counts the joins), so
+    // the run always meets the race: a missing join starts a second refresh, or never joins, and
+    // the test fails at the wait for the join or at the refresh count.
     @Test("a 401 arriving while a proactive refresh runs joins it: one refresh for both paths", .timeLimit(.minutes(1)))
     func rejectionJoinsProactiveRefresh() async throws {
         let expired = LockedValue(false)
@@ -115,7 +114,9 @@ struct ProactiveRefreshTests {
         // 401 while B's refresh runs: starting a second refresh here would be the bug.
         hold.release()
         await rejection.wait()
+        let joined = await eventually(within: TestTiming.scaled(.seconds(20))) { await auth.rejectionsJoiningRefresh() == 1 }
         releaseRefresh.fire()
+        #expect(joined, "A's 401 did not join the refresh in progress")
         let statuses = try await (first, second)
         #expect(statuses == (200, 200))
         #expect(await refreshes.value == 1)

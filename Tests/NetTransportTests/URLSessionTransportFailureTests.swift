@@ -87,11 +87,17 @@ struct URLSessionTransportFailureTests {
     @Test("cancelling 100 in-flight requests: no hang, no crash, every one ends as cancelled")
     func cancelHundred() async throws {
         // The server would answer after 20 s: ending well before that means cancellation worked.
-        let request = try await TransportTest.request("/delay/20000")
+        // They are cancelled once the server has the first of them (the rest wait for one of
+        // URLSession's connections, or are on their way), so cancellation meets requests in flight.
+        let key = UUID().uuidString
+        let request = try await TransportTest.request("/delay/20000?key=\(key)")
         let tasks = (0..<100).map { _ in
             Task { try await transport.send(request) }
         }
-        try await Task.sleep(for: .milliseconds(300))
+        let arrived = await eventually(within: TestTiming.scaled(.seconds(20))) {
+            LoopbackServer.heldArrivals.withLock { $0[key] ?? 0 } >= 1
+        }
+        try #require(arrived, "no request reached the server")
         let started = ContinuousClock.now
         for task in tasks { task.cancel() }
         var cancelled = 0
