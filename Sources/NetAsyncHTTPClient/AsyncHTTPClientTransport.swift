@@ -133,7 +133,7 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
                                  affinity: LoopAffinity) -> NetworkStreamResponse {
         var headers = NetworkHeaders()
         headers.reserveCapacity(started.headers.count)
-        for (name, value) in started.headers { try? headers.add(name: name, value: value) }
+        for (name, value) in started.headers { headers.addReceived(name: name, value: value) }
         let head = NetworkResponseHead(statusCode: HTTPCode(Int(started.status.code)), headers: headers, url: request.url)
         let body: NetworkResponseBody
         switch started.source {

@@ -64,6 +64,16 @@ public struct NetworkHeaders: Sendable, Hashable, RandomAccessCollection, Custom
         fields.append(try header.validated())
     }
 
+    /// Appends a field as a response carried it. A value the rules refuse (a control character
+    /// the library below let through: HTTP/2 forbids only NUL, CR and LF) is kept with each such
+    /// character replaced by a space, as on every transport, rather than lost; a name that is not
+    /// a token, which no HTTP version lets through, is dropped.
+    package mutating func addReceived(name: String, value: String) {
+        if (try? add(name: name, value: value)) != nil { return }
+        let cleaned = String(String.UnicodeScalarView(value.unicodeScalars.map { NetworkHeader.isForbiddenInValue($0) ? " " : $0 }))
+        try? add(name: name, value: cleaned)
+    }
+
     /// Makes room for `count` fields in all, so that filling it from another library's fields
     /// grows its storage once.
     package mutating func reserveCapacity(_ count: Int) {

@@ -8,7 +8,17 @@ import NetCore
 /// A piece of an encoded form: framing and in-memory bodies, or a file read when its turn comes.
 enum MultipartSegment: Sendable {
     case bytes(Data)
-    case file(URL, size: Int64)
+    /// With `forbidden`, the file is searched for that boundary marker as it is read, and the
+    /// form fails if it holds one: a caller's own boundary could be in a file's bytes, which would
+    /// then end the part early and forge the parts after it.
+    case file(URL, size: Int64, forbidden: ForbiddenMarker?)
+}
+
+/// A boundary marker a file part must not contain, and the part's name for the error.
+struct ForbiddenMarker: Sendable {
+    let marker: Data
+    let part: String
+    let boundary: String
 }
 
 /// The encoded form as chunks of at most `chunkSize` bytes; small segments are packed together so
@@ -37,6 +47,9 @@ struct MultipartChunks: AsyncSequence, Sendable {
         private var index = 0
         private var offset = 0
         private var fileReader: FileChunkReader?
+        /// The last bytes of the file being read (one fewer than its forbidden marker's), so that
+        /// a marker split between two reads is found.
+        private var fileTail = Data()
 
         init(segments: [MultipartSegment], length: Int64, chunkSize: Int) {
             self.segments = segments
@@ -80,15 +93,17 @@ struct MultipartChunks: AsyncSequence, Sendable {
                         index += 1
                         offset = 0
                     }
-                case .file(let url, let size):
+                case .file(let url, let size, let forbidden):
                     let reader: FileChunkReader
                     if let fileReader {
                         reader = fileReader
                     } else {
                         reader = try FileChunkReader(url: url, expectedSize: size)
                         fileReader = reader
+                        fileTail = Data()
                     }
                     if let count = try reader.read(into: room) {
+                        if let forbidden { try check(UnsafeRawBufferPointer(rebasing: room[..<count]), against: forbidden) }
                         filled += count
                     } else {
                         fileReader = nil
@@ -97,6 +112,17 @@ struct MultipartChunks: AsyncSequence, Sendable {
                 }
             }
             return filled
+        }
+
+        /// Throws if `piece`, read after ``fileTail``, completes the forbidden marker.
+        private mutating func check(_ piece: UnsafeRawBufferPointer, against forbidden: ForbiddenMarker) throws {
+            var window = fileTail
+            window.append(contentsOf: piece)
+            if window.firstRange(of: forbidden.marker) != nil {
+                throw NetworkError.request(.encodeError(
+                    type: "multipart part \"\(forbidden.part)\"", description: "the file contains the boundary \"\(forbidden.boundary)\""))
+            }
+            fileTail = window.suffix(forbidden.marker.count - 1)
         }
     }
 }

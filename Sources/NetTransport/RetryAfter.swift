@@ -13,7 +13,9 @@ public enum RetryAfter {
             return .seconds(Int64(trimmed.prefix(12)) ?? 0)
         }
         guard let date = httpDate(trimmed) else { return nil }
-        let seconds = date.timeIntervalSince(now)
+        // A date is at most year 9999, but `now` is the caller's: the wait is capped at about
+        // 31,700 years (10^12 s) so that no `now` can overflow the conversion.
+        let seconds = min(date.timeIntervalSince(now), 1e12)
         return seconds > 0 ? .milliseconds(Int64((seconds * 1000).rounded(.up))) : .zero
     }
 
@@ -37,7 +39,9 @@ public enum RetryAfter {
             return nil
         }
         let clock = time.split(separator: ":").compactMap { Int($0) }
-        guard let day, let month, let year, clock.count == 3, (1...31).contains(day),
+        // RFC 9110's years have four digits: a longer one from a hostile server would overflow
+        // the day count.
+        guard let day, let month, let year, (1...9999).contains(year), clock.count == 3, (1...31).contains(day),
               (0...23).contains(clock[0]), (0...59).contains(clock[1]), (0...60).contains(clock[2]) else { return nil }
         let days = CivilDate.daysSinceEpoch(year: year, month: month, day: day)
         return Date(timeIntervalSince1970: Double(days * 86_400 + clock[0] * 3_600 + clock[1] * 60 + clock[2]))

@@ -17,14 +17,9 @@ extension NetworkResponseHead {
             guard let name = key as? String else { return nil }
             return (name.lowercased(), name, value as? String ?? "\(value)")
         }.sorted { $0.order < $1.order }
-        for (_, name, value) in fields {
-            // libcurl already parsed these lines, so no CR/LF can remain; a field that still fails
-            // validation is kept with its control characters replaced rather than lost.
-            if (try? headers.add(name: name, value: value)) == nil {
-                let cleaned = String(value.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : Character($0) })
-                try? headers.add(name: name, value: cleaned)
-            }
-        }
+        // libcurl already parsed these lines, so no CR/LF can remain; a field that still fails
+        // validation is kept with its control characters replaced rather than lost.
+        for (_, name, value) in fields { headers.addReceived(name: name, value: value) }
         self.init(statusCode: HTTPCode(rawValue: response.statusCode), headers: headers, url: response.url ?? fallbackURL)
     }
 }

@@ -73,4 +73,18 @@ struct NetworkHeadersTests {
         #expect(error.description.contains("U+000D"))
         #expect(error.description.contains("X-Test"))
     }
+
+    @Test("a received field the rules refuse is kept with its controls as spaces; a name that is not a token is dropped")
+    func receivedFields() {
+        var headers = NetworkHeaders()
+        headers.addReceived(name: "Cache-Control", value: "no-store\u{01}")
+        headers.addReceived(name: "X-Mixed", value: "a\u{7F}b\tc\u{1B}[2J")
+        headers.addReceived(name: "X-Plain", value: "café")
+        headers.addReceived(name: "Bad Name", value: "v")
+        #expect(headers.map(\.name) == ["Cache-Control", "X-Mixed", "X-Plain"])
+        #expect(headers["Cache-Control"] == "no-store")  // the trailing space trimmed, as any value's
+        #expect(headers["X-Mixed"] == "a b\tc [2J")
+        #expect(headers["X-Plain"] == "café")
+    }
 }
+

@@ -130,6 +130,34 @@ struct MultipartEncodingTests {
         }
     }
 
+    @Test("a file that holds a boundary of the caller's fails the body as it is read, wherever reads split the marker",
+          arguments: [1, 3, 7, 64 * 1024])
+    func fileHoldingTheBoundary(chunkSize: Int) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("net-mp-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let forged = directory.appendingPathComponent("forged.txt")
+        try Data("before\r\n--B\r\nContent-Disposition: form-data; name=\"admin\"\r\n\r\ntrue".utf8).write(to: forged)
+        let clean = directory.appendingPathComponent("clean.txt")
+        try Data("-B -- B --b".utf8).write(to: clean)  // near misses only
+
+        let failing = try NetworkMultipartForm(parts: [NetworkMultipartFormFileRequest(name: "upload", fileURL: forged)], boundary: "B")
+        var reader = failing.bodyStream(chunkSize: chunkSize).makeReader()
+        await #expect {
+            while try await reader.next() != nil {}
+        } throws: { error in
+            guard case NetworkError.request(.encodeError(let type, let description)) = error else { return false }
+            return type.contains("upload") && description.contains("boundary")
+        }
+
+        let passing = try NetworkMultipartForm(parts: [NetworkMultipartFormFileRequest(name: "upload", fileURL: clean)], boundary: "B")
+        var body = Data()
+        var cleanReader = passing.bodyStream(chunkSize: chunkSize).makeReader()
+        while let chunk = try await cleanReader.next() { body.append(chunk) }
+        #expect(body.count == passing.contentLength)
+        #expect(try parseWithMultipartKit(body, boundary: "B").count == 1)
+    }
+
     @Test("random boundaries carry 128 bits and differ")
     func boundaries() {
         let boundaries = (0..<100).map { _ in NetworkMultipartForm.randomBoundary() }

@@ -16,7 +16,9 @@ import Synchronization
 /// - `/trickle?size=N`: headers, then one byte a second.
 /// - `/storm?key=K&failures=F&status=S[&retry-after=T]`: status S (503 by default) for the key's
 ///   first F requests, then 200 `ok`; `/count?key=K` says how many requests the key had.
-/// - `/loop`: a redirect to itself. `/redirect?location=L`: a 302 to L, as given.
+/// - `/dates?key=K&year=Y[&expires=E][&status=S]`: status S (200) with `Date`, `Last-Modified`
+///   and `Retry-After` on 6 Nov of year Y and `Expires` on 6 Nov of year E (Y), counted under K.
+/// - `/loop[?key=K]`: a redirect to itself, counted under K. `/redirect?location=L`: a 302 to L, as given.
 /// - `/gzip-bomb[?chunked=1|declare=N]`: the gzip body set with `setGzipBomb` (`Content-Encoding:
 ///   gzip`), with its `Content-Length`, chunked, or with `Content-Length: N` (a lie) and a close.
 /// - `/latin1-header`: `X-Name: café` with é as the Latin-1 byte 0xE9. `/http09`: a line of text
@@ -168,11 +170,21 @@ final class FaultServer: Sendable {
                 return send(connection, Self.head(status, length: 4, extra: extra) + Array("fail".utf8))
             }
             return send(connection, Self.head(200, length: 2) + Array("ok".utf8))
+        case "/dates":
+            // Every HTTP-date a client reads, in year Y: a hostile server's 13-digit year.
+            let key = query["key"] ?? ""
+            counts.withLock { $0[key, default: 0] += 1 }
+            let date = "Sun, 06 Nov \(query["year"] ?? "1994") 08:49:37 GMT"
+            let expires = "Sun, 06 Nov \(query["expires"] ?? query["year"] ?? "1994") 08:49:37 GMT"
+            let fields = ["Date", "Last-Modified", "Retry-After"].map { "\($0): \(date)" } + ["Expires: \(expires)"]
+            return send(connection, Self.head(Int(query["status"] ?? "") ?? 200, length: 2, extra: fields) + Array("ok".utf8))
         case "/count":
             let text = Array(String(count(query["key"] ?? "")).utf8)
             return send(connection, Self.head(200, length: text.count) + text)
         case "/loop":
-            return send(connection, Self.head(302, length: 0, extra: ["Location: /loop"]))
+            let key = query["key"] ?? ""
+            counts.withLock { $0[key, default: 0] += 1 }
+            return send(connection, Self.head(302, length: 0, extra: ["Location: /loop" + (key.isEmpty ? "" : "?key=\(key)")]))
         case "/gzip-bomb":
             let bomb = gzipBomb.withLock { $0 }
             if let declared = query["declare"] {  // a lying Content-Length, then a close

@@ -31,8 +31,8 @@ struct LoadTests {
         #expect(last.sockets - first.sockets <= 2 * 64, "sockets \(report.samples.map(\.sockets))")
         // Threads are reported, not bounded: the in-process server runs one per connection, and
         // libdispatch grows its pool with load.
-        // FoundationNetworking itself keeps ~0.19 KB per request (measured with raw URLSession in
-        // Benchmarks, "memory over time"); anything Net adds on top shows above this bound.
+        // FoundationNetworking itself keeps ~0.15 KiB per request (raw URLSession in Benchmarks
+        // §5, "memory over time"); anything Net adds on top shows above this bound.
         let allowedKB = (8_192 + requests * 25 / 100) * TestTiming.memoryScale
         #expect(last.residentKB - first.residentKB <= allowedKB, "resident KB \(report.samples.map(\.residentKB))")
     }

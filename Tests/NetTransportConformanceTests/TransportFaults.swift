@@ -277,11 +277,13 @@ enum TransportFaults {
                 }
             }
         },
-        Fault(name: "redirects in a loop: tooManyRedirects") { subject in
-            try await expectFailure(subject.make(), "/loop", timeout: TestTiming.scaled(.seconds(30)), within: TestTiming.scaled(.seconds(40))) { failure in
-                if case .tooManyRedirects = failure { return true }
+        Fault(name: "redirects in a loop: tooManyRedirects after the default 10 followed") { subject in
+            let key = UUID().uuidString
+            try await expectFailure(subject.make(), "/loop?key=\(key)", timeout: TestTiming.scaled(.seconds(30)), within: TestTiming.scaled(.seconds(40))) { failure in
+                if case .tooManyRedirects(let limit, _) = failure { return limit == 10 }
                 return false
             }
+            #expect(FaultServer.shared.count(key) == 11, "the request and 10 redirects followed")
         },
         Fault(name: "a 5xx storm: 64 concurrent requests retried through it, each sent exactly 3 times") { subject in
             let client = NetworkClient(transport: subject.make(), interceptors: [RetryPolicy(maximumRetries: 3, baseDelay: .milliseconds(20))])
@@ -296,6 +298,27 @@ enum TransportFaults {
                 try await group.waitForAll()
             }
             #expect((0..<64).map { FaultServer.shared.count("\(run)-\($0)") } == Array(repeating: 3, count: 64))
+        },
+        Fault(name: "HTTP-dates in a 9- or 13-digit year (Date, Expires, Last-Modified, Retry-After): ignored as invalid, no crash") { subject in
+            let client = NetworkClient(transport: subject.make(), interceptors: [RetryPolicy(maximumRetries: 1, baseDelay: .milliseconds(1))],
+                                       cache: HTTPCache())
+            for year in ["300000000", "1000000000000"] {
+                // An Expires that is not a date means already expired: both calls reach the server.
+                let key = UUID().uuidString
+                for _ in 0..<2 {
+                    let response = try await client.requestData(for: try request("/dates?key=\(key)&year=\(year)"))
+                    #expect(response.statusCode == 200 && response.data == Data("ok".utf8))
+                }
+                #expect(FaultServer.shared.count(key) == 2, "year \(year)")
+                // A Retry-After that is not a date leaves the policy's own backoff: one retry.
+                let refused = UUID().uuidString
+                let last = try await client.requestData(for: try request("/dates?key=\(refused)&year=\(year)&status=503"))
+                #expect(last.statusCode == 503 && FaultServer.shared.count(refused) == 2, "year \(year)")
+            }
+            // Year 9999 is a date: an Expires then keeps the response fresh, so the second call is the cache's.
+            let key = UUID().uuidString
+            for _ in 0..<2 { #expect(try await client.requestData(for: try request("/dates?key=\(key)&year=2026&expires=9999")).statusCode == 200) }
+            #expect(FaultServer.shared.count(key) == 1)
         },
         Fault(name: "a 5xx storm with Retry-After: waits as told, then gives up with the last 503") { subject in
             let client = NetworkClient(transport: subject.make(), interceptors: [RetryPolicy(maximumRetries: 2, baseDelay: .milliseconds(1))])

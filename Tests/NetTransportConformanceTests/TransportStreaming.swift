@@ -174,6 +174,37 @@ enum TransportStreaming {
             #expect(received == 20)
             #expect(try await second.value == 5)
         },
+        Check(name: "a stream's concurrency permit is freed when its body is dropped unread, its reader cancelled, or the body fails") { make in
+            let client = NetworkClient(transport: make(), maximumConcurrentRequests: 1)
+            // After each, a call needs the one permit: a leaked permit makes it wait until its
+            // deadline and fail with timedOut.
+            func nextCallGetsThePermit(_ after: String) async throws {
+                let response = try await client.requestData(for: try NetworkRequest(url: url("/ok?size=5"), timeout: hang))
+                #expect(response.data.count == 5, "after \(after)")
+            }
+            let dropped = UUID().uuidString
+            do {
+                let stream = try await client.requestStream(for: url("/hold?key=\(dropped)&first=10&size=20"))
+                #expect(stream.response.statusCode == 200)
+            }
+            try await nextCallGetsThePermit("a stream dropped unread")
+            FaultServer.shared.release(dropped)
+
+            let cancelled = UUID().uuidString
+            let reader = Task {
+                let stream = try await client.requestStream(for: url("/hold?key=\(cancelled)&first=10&size=20"))
+                for try await _ in stream.body {}
+            }
+            #expect(await FaultServer.shared.wait(for: "sent-first", key: cancelled, limit: hang))
+            reader.cancel()
+            _ = await reader.result
+            try await nextCallGetsThePermit("a reader cancelled")
+            FaultServer.shared.release(cancelled)
+
+            let failing = try await client.requestStream(for: url("/cut?size=100000&at=5000"))
+            await #expect(throws: NetworkError.self) { for try await _ in failing.body {} }
+            try await nextCallGetsThePermit("a body that failed")
+        },
     ]
 }
 

@@ -70,4 +70,35 @@ struct CacheFreshnessTests {
         let none = CacheFreshness(headers: NetworkHeaders(), cacheControl: CacheControl(), requestTime: epoch, responseTime: epoch)
         #expect(none.lifetime == .zero)
     }
+
+    /// A storage that hands back whatever it was given to hand back: a file anyone could have
+    /// edited decodes to such values too.
+    struct HostileStorage: HTTPCacheStorage {
+        let entry: CachedResponse
+        func variants(forKey key: String) -> [CachedResponse] { [entry] }
+        func setVariants(_ variants: [CachedResponse], forKey key: String) {}
+        func removeAll() {}
+    }
+
+    @Test("Stored lifetimes, ages and times at Duration's and Date's limits: a stale entry, no overflow",
+          arguments: [-1e300, 1e300, Double.nan])  // seconds since 1970 (Foundation's Date.description traps on these)
+    func hostileStoredValues(secondsSince1970: Double) async throws {
+        let responseTime = Date(timeIntervalSince1970: secondsSince1970)
+        let extreme = Duration(secondsComponent: .max, attosecondsComponent: 0)
+        for (lifetime, initialAge) in [(extreme, extreme), (.zero, extreme), (extreme, .zero), (.zero - extreme, .zero - extreme)] {
+            let freshness = CacheFreshness(lifetime: lifetime, initialAge: initialAge, responseTime: responseTime)
+            _ = freshness.isFresh(at: Date())
+            #expect(freshness.staleness(at: Date()) >= .zero)
+            let entry = CachedResponse(
+                method: "GET", statusCode: 200, headerFields: [["ETag", "\"v\""]], url: try #require(URL(string: "https://host/x")),
+                body: Data("cached".utf8), requestTime: responseTime, responseTime: responseTime, varyValues: [:],
+                lifetime: lifetime, initialAge: initialAge)
+            let stub = StubTransport()
+            stub.on(.get, "/x", respond: .text("fresh"))
+            let client = NetworkClient(transport: stub, cache: HTTPCache(storage: HostileStorage(entry: entry)))
+            let body = try await client.requestData(for: "https://host/x").data
+            // Either answer is allowed (the entry may read as fresh or as stale); a crash is not.
+            #expect(body == Data("cached".utf8) || body == Data("fresh".utf8))
+        }
+    }
 }

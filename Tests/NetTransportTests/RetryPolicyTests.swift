@@ -108,8 +108,12 @@ struct RetryPolicyTests {
         #expect(RetryAfter.delay(from: "120", now: now) == .seconds(120))
         #expect(RetryAfter.delay(from: " 0 ", now: now) == .zero)
         #expect(RetryAfter.delay(from: "Sun, 06 Nov 1994 08:50:07 GMT", now: now) == .seconds(30))
+        // The furthest date there is, from the earliest `now` there is: capped, not an overflow.
+        #expect(RetryAfter.delay(from: "Fri, 31 Dec 9999 23:59:59 GMT", now: Date(timeIntervalSince1970: -1e300)) == .seconds(1_000_000_000_000))
         #expect(RetryAfter.delay(from: "Sun, 06 Nov 1994 08:00:00 GMT", now: now) == .zero)
-        for garbage in ["", "-5", "1.5", "soon", "Sun, 32 Nov 1994 08:49:37 GMT", "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 06 Nov 1994 25:00:00 GMT"] {
+        for garbage in ["", "-5", "1.5", "soon", "Sun, 32 Nov 1994 08:49:37 GMT", "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 06 Nov 1994 25:00:00 GMT",
+                        "Sun, 06 Nov 1000000000000 08:49:37 GMT", "Sun, 06 Nov 300000000 08:49:37 GMT", "Sun Nov  6 08:49:37 99999999999999",
+                        "Sun, 06 Nov 0 08:49:37 GMT", "Sun, 06 Nov -5 08:49:37 GMT"] {
             #expect(RetryAfter.delay(from: garbage, now: now) == nil, "\(garbage)")
         }
     }

@@ -15,9 +15,14 @@ struct CacheFreshness: Sendable, Hashable {
     static let heuristicFraction = 0.1
     static let heuristicCap = Duration.seconds(24 * 60 * 60)
 
+    /// The longest lifetime or age kept, about 31,700 years: beyond any HTTP-date (year 9999), and
+    /// far enough from `Duration`'s limits that the sums below cannot overflow, whatever a storage
+    /// (a file anyone could have edited, or the user's own) hands back.
+    static let longest = Duration.seconds(1_000_000_000_000)
+
     init(lifetime: Duration, initialAge: Duration, responseTime: Date) {
-        self.lifetime = lifetime
-        self.initialAge = initialAge
+        self.lifetime = min(max(lifetime, .zero), Self.longest)
+        self.initialAge = min(max(initialAge, .zero), Self.longest)
         self.responseTime = responseTime
     }
 
@@ -29,22 +34,27 @@ struct CacheFreshness: Sendable, Hashable {
         } else if let expires = headers["Expires"] {
             // An invalid Expires (such as "0") means already expired (§5.3).
             let expiry = RetryAfter.httpDate(expires) ?? .distantPast
-            lifetime = .seconds(max(0, expiry.timeIntervalSince(date)))
+            lifetime = Self.seconds(expiry.timeIntervalSince(date))
         } else if let lastModified = headers["Last-Modified"].flatMap(RetryAfter.httpDate) {
-            let heuristic = max(0, date.timeIntervalSince(lastModified)) * Self.heuristicFraction
-            lifetime = min(.seconds(heuristic), Self.heuristicCap)
+            lifetime = min(Self.seconds(date.timeIntervalSince(lastModified) * Self.heuristicFraction), Self.heuristicCap)
         } else {
             lifetime = .zero
         }
         let ageValue = headers["Age"].flatMap { CacheControl.seconds($0.trimmingCharacters(in: .whitespaces)) } ?? .zero
-        let apparentAge = Duration.seconds(max(0, responseTime.timeIntervalSince(date)))
-        let responseDelay = Duration.seconds(max(0, responseTime.timeIntervalSince(requestTime)))
+        let apparentAge = Self.seconds(responseTime.timeIntervalSince(date))
+        let responseDelay = Self.seconds(responseTime.timeIntervalSince(requestTime))
         initialAge = max(apparentAge, ageValue + responseDelay)
     }
 
     /// The response's age at `now` (§4.2.3's current_age).
     func age(at now: Date) -> Duration {
-        initialAge + .seconds(max(0, now.timeIntervalSince(responseTime)))
+        initialAge + Self.seconds(now.timeIntervalSince(responseTime))
+    }
+
+    /// An interval between two dates as a `Duration`, from zero to ``longest``; an interval that is
+    /// not a number (a date that is not one) counts as zero.
+    private static func seconds(_ interval: TimeInterval) -> Duration {
+        interval.isNaN ? .zero : .seconds(min(max(interval, 0), 1e12))
     }
 
     /// Whether the response is fresh at `now`.

@@ -246,10 +246,17 @@ final class BodyChannel: Sendable {
         if state.cancelled { return .failure(CancellationError()) }
         if state.head < state.chunks.count {
             let data = state.chunks[state.head]
+            // The array lets go of a chunk once taken, and is compacted once half of it is taken:
+            // a reader just behind its writer may never find it empty, and taken chunks kept until
+            // then would grow without bound while the window counts only those not yet taken.
+            state.chunks[state.head] = Data()
             state.head += 1
             state.buffered -= data.count
             if state.head == state.chunks.count {
                 state.chunks.removeAll(keepingCapacity: true)
+                state.head = 0
+            } else if state.head >= 64, state.head * 2 >= state.chunks.count {
+                state.chunks.removeFirst(state.head)
                 state.head = 0
             }
             return .success(data)

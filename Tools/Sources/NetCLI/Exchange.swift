@@ -141,7 +141,7 @@ struct Exchange {
         Output.write(printer.head(response.response))
         let status = status(of: response.response)
         guard status == .success else {
-            Output.write(printer.body(try response.bodyData(), head: response.response))
+            try printErrorBody(of: response, printer: printer)
             return status
         }
         let size = (try? staging.resourceValues(forKeys: [.fileSizeKey]))?.fileSize.map(Int64.init)
@@ -160,13 +160,25 @@ struct Exchange {
         let status = status(of: response.response)
         guard response.url == destination else {
             defer { try? FileManager.default.removeItem(at: response.url) }
-            Output.write(printer.body(try response.bodyData(), head: response.response))
+            try printErrorBody(of: response, printer: printer)
             return status
         }
         let size = (try? destination.resourceValues(forKeys: [.fileSizeKey]))?.fileSize.map(Int64.init)
         let resumed = response.statusCode == 206 ? " (continued from the partial file)" : ""
         Output.error("Saved \(size.map(ProgressBar.byteCount) ?? "the body") to \(destination.path)\(resumed)\n")
         return status
+    }
+
+    /// An error status's body, which went to a file as the download asked: printed as any
+    /// response's is, if it fits the in-memory limit (`--max-size`); past it, a note says so on
+    /// stderr instead of reading a body of any size into memory.
+    private func printErrorBody(of response: NetworkDownloadResponse, printer: ResponsePrinter) throws {
+        let size = Int64((try? response.url.resourceValues(forKeys: [.fileSizeKey]))?.fileSize ?? 0)
+        if let limit = options.responseLimits.maximumInMemoryBodySize, size > limit {
+            Output.error("The \(response.statusCode) response's body (\(ProgressBar.byteCount(size))) is not shown: it is over the in-memory limit of \(ProgressBar.byteCount(limit)) (--max-size)\n")
+            return
+        }
+        Output.write(printer.body(try response.bodyData(), head: response.response))
     }
 
     /// After a failed `--continue` download: says how many bytes wait in `FILE.part`, if any.

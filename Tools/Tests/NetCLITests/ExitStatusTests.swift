@@ -166,6 +166,23 @@ struct ResponseLimitTests {
         #expect(size == 64 << 20)
     }
 
+    @Test("An error status's body downloaded past --max-size is not read back to be printed: a note says so", arguments: ["urlsession", "ahc"])
+    func largeErrorBody(_ transport: String) async throws {
+        let base = try await EchoServer.shared.baseURL()
+        let scratch = try ScratchDirectory()
+        for continuing in [false, true] {
+            let destination = scratch.path("error-\(continuing).bin")
+            let extra = continuing ? ["--continue"] : []
+            let large = try await ProcessRunner.net(["get", "--transport", transport, base + "/status/500?size=2000000", "--download", destination, "--max-size", "1M"] + extra)
+            #expect(large.status == 5, "\(large.standardError)")
+            #expect(large.output.hasPrefix("HTTP 500") && !large.output.contains("eeee"), "\(large.output.prefix(200))")
+            #expect(large.standardError.contains("is not shown") && large.standardError.contains("--max-size"), "\(large.standardError)")
+            let small = try await ProcessRunner.net(["get", "--transport", transport, base + "/status/500?size=1000", "--download", destination, "--max-size", "1M"] + extra)
+            #expect(small.status == 5 && small.output.contains(String(repeating: "e", count: 1000)), "\(small.standardError)")
+            #expect(!FileManager.default.fileExists(atPath: destination), "an error body is printed, never saved as the file")
+        }
+    }
+
     @Test("--max-size takes a count with K, M or G, or none; anything else is a usage error", arguments: ["0", "-5", "12X", "lots", "9999999999G"])
     func badSizes(_ value: String) async throws {
         let result = try await ProcessRunner.net(["get", "--max-size", value, "http://127.0.0.1:9/"])

@@ -3,7 +3,7 @@ email parser), started on a free port that it prints as its first line of output
 
   /echo...        answers 200 with JSON describing the request it received, multipart parts
                   parsed by Python's email package
-  /status/N       answers N with a small JSON body
+  /status/N       answers N with a small JSON body (?size=S: S bytes of "e", as text)
   /bytes/N        answers N deterministic bytes (byte i is i % 251) with Content-Length
   /redirect       answers 302 to /echo
   /redirect-to?location=L   answers 302 to L, as given
@@ -64,7 +64,9 @@ class Handler(BaseHTTPRequestHandler):
         path = urlsplit(self.path)
         if path.path.startswith("/status/"):
             status = int(path.path.split("/")[2])
-            self.reply(status, json.dumps({"status": status}).encode())
+            size = dict(parse_qsl(path.query)).get("size")
+            body = b"e" * int(size) if size else json.dumps({"status": status}).encode()
+            self.reply(status, body, "text/plain" if size else "application/json")
         elif path.path.startswith("/bytes/"):
             count = int(path.path.split("/")[2])
             self.reply(200, bytes(i % 251 for i in range(count)), "application/octet-stream")
