@@ -26,7 +26,8 @@ enum ConformanceServer {
     /// FNV-1a 64 of `data`.
     static func hash(_ data: Data) -> UInt64 { FNV1a.hash(data) }
 
-    private static func makeRouter() -> Router<BasicRequestContext> {
+    /// The routes, for a server of a test's own (one whose connections only that test makes).
+    static func makeRouter() -> Router<BasicRequestContext> {
         let router = Router()
         for method in [HTTPRequest.Method.get, .post, .put, .patch, .delete, .head, .options] {
             router.on("/echo", method: method) { request, _ -> Response in

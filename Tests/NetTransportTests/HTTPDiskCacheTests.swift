@@ -57,6 +57,26 @@ struct HTTPDiskCacheTests {
         }
     }
 
+    @Test("An entry that is a link is not followed: a valid entry moved away and linked to reads as absent")
+    func linkedEntry() throws {
+        let directory = try TransportTest.makeDirectory()
+        let elsewhere = try TransportTest.makeDirectory()
+        defer {
+            try? FileManager.default.removeItem(at: directory)
+            try? FileManager.default.removeItem(at: elsewhere)
+        }
+        let entry = CachedResponse(
+            method: "GET", statusCode: 200, headerFields: [["Cache-Control", "max-age=60"]], url: try #require(URL(string: "https://host/x")),
+            body: Data("stored".utf8), requestTime: Date(timeIntervalSince1970: 1_700_000_000), responseTime: Date(timeIntervalSince1970: 1_700_000_001), varyValues: [:])  // whole milliseconds, as stored
+        try DiskCacheStorage(directory: directory).setVariants([entry], forKey: "k")
+        let name = DiskCacheStorage.fileName(for: "k")
+        #expect(try DiskCacheStorage(directory: directory).variants(forKey: "k") == [entry])  // the control
+        // A link could as well point at /dev/zero, or at a file of any size.
+        try FileManager.default.moveItem(at: directory.appendingPathComponent(name), to: elsewhere.appendingPathComponent(name))
+        try FileManager.default.createSymbolicLink(at: directory.appendingPathComponent(name), withDestinationURL: elsewhere.appendingPathComponent(name))
+        #expect(try DiskCacheStorage(directory: directory).variants(forKey: "k").isEmpty)
+    }
+
     @Test("The byte limit holds, entries are private files, and no temporary file is left")
     func limitAndFiles() async throws {
         let directory = try TransportTest.makeDirectory()

@@ -52,7 +52,7 @@ public final class DiskCacheStorage: HTTPCacheStorage {
     public func variants(forKey key: String) -> [CachedResponse] {
         let name = Self.fileName(for: key)
         let url = directory.appendingPathComponent(name)
-        guard let data = try? Data(contentsOf: url) else { return [] }
+        guard let data = Self.entryData(at: url, limit: byteLimit) else { return [] }
         guard let variants = Self.decode(data, key: key) else {
             // Corrupt, truncated, or another key's file under a colliding name: never serve it.
             try? FileManager.default.removeItem(at: url)
@@ -116,6 +116,19 @@ public final class DiskCacheStorage: HTTPCacheStorage {
 
     static func fileName(for key: String) -> String {
         String(fnv1a(Data(key.utf8)), radix: 16) + suffix
+    }
+
+    /// An entry's bytes: only from a regular file (not a link, which could point at `/dev/zero`
+    /// or a file of any size) no larger than the whole storage may be. `nil` for anything else,
+    /// which then reads as absent. Opened without following a link and without waiting (a FIFO
+    /// put in an entry's place would block the open), then checked on the open descriptor.
+    private static func entryData(at url: URL, limit: Int) -> Data? {
+        let descriptor = open(url.path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, Int64(status.st_size) <= Int64(limit) else { return nil }
+        return try? handle.readToEnd() ?? Data()
     }
 
     static func encode(_ variants: [CachedResponse], key: String) -> Data? {
