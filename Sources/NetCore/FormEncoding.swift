@@ -90,12 +90,23 @@ struct FormEncoding: Encoder {
         }
     }
 
+    /// `date`, if in years 1 to 9999, as ISO 8601 writes them: beyond, its milliseconds would not
+    /// fit an Int64 and Foundation's formatting traps (on not a number, or 1e300 s).
+    private static func writable(_ date: Date, codingPath: [any CodingKey]) throws -> Date {
+        guard (-62_135_596_800...253_402_300_799).contains(date.timeIntervalSince1970) else {
+            // The value in the error is the number, not the `Date`: describing such a `Date` traps.
+            throw EncodingError.invalidValue(date.timeIntervalSince1970, EncodingError.Context(
+                codingPath: codingPath, debugDescription: "a date outside years 1 to 9999 (\(date.timeIntervalSince1970) s since 1970)"))
+        }
+        return date
+    }
+
     private func text(for date: Date) throws -> String {
         switch options.dateEncoding {
         case .deferredToDate: "\(date.timeIntervalSinceReferenceDate)"
         case .secondsSince1970: "\(date.timeIntervalSince1970)"
-        case .millisecondsSince1970: "\(Int64((date.timeIntervalSince1970 * 1_000).rounded(.down)))"
-        case .iso8601: date.formatted(.iso8601)
+        case .millisecondsSince1970: "\(Int64((try Self.writable(date, codingPath: codingPath).timeIntervalSince1970 * 1_000).rounded(.down)))"
+        case .iso8601: try Self.writable(date, codingPath: codingPath).formatted(.iso8601)
         case .custom(let format): try format(date)
         }
     }

@@ -96,7 +96,11 @@ struct URLEncodedFormTests {
     func errors() {
         for attempt in [{ _ = try URLEncodedFormEncoder().encode(["a", "b"]) }, { _ = try URLEncodedFormEncoder().encode(42) },
                         { _ = try URLEncodedFormEncoder().encode(Failing()) },
-                        { _ = try URLEncodedFormEncoder(dateEncoding: .custom { _ in throw CancellationError() }).encode(Stamped(createdAt: Date(), myURLValue: 1)) }]
+                        { _ = try URLEncodedFormEncoder(dateEncoding: .custom { _ in throw CancellationError() }).encode(Stamped(createdAt: Date(), myURLValue: 1)) },
+                        // Dates ISO 8601 cannot write, whose milliseconds would overflow (they trapped).
+                        { _ = try URLEncodedFormEncoder(dateEncoding: .millisecondsSince1970).encode(Stamped(createdAt: Date(timeIntervalSince1970: 1e300), myURLValue: 1)) },
+                        { _ = try URLEncodedFormEncoder(dateEncoding: .iso8601).encode(Stamped(createdAt: Date(timeIntervalSince1970: -1e300), myURLValue: 1)) },
+                        { _ = try URLEncodedFormEncoder(dateEncoding: .iso8601).encode(Stamped(createdAt: Date(timeIntervalSince1970: .nan), myURLValue: 1)) }]
             as [() throws -> Void] {
             #expect {
                 try attempt()

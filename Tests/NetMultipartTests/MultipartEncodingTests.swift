@@ -120,14 +120,24 @@ struct MultipartEncodingTests {
             NetworkMultipartFormDataRequest(name: "n", value: "v", additionalHeaders: [.header(key: "Content-Disposition", value: "form-data")]),
             NetworkMultipartFormFileRequest(name: "f", filename: "a.txt", value: Data(), contentType: "text/plain\r\nX: y"),
         ]
-        for part in invalid {
-            #expect(throws: NetworkError.self) { _ = try NetworkMultipartForm(parts: [part]) }
+        // The errors Docs/Multipart.md's table names, case by case.
+        func invalidHeader(_ error: any Error, named name: String? = nil, reason: NetworkError.InvalidHeaderReason? = nil) -> Bool {
+            guard case NetworkError.request(.invalidHeader(let found, let why)) = error else { return false }
+            return (name == nil || found == name) && (reason == nil || why == reason)
         }
-        #expect(throws: NetworkError.self) { _ = try NetworkMultipartForm(parts: [], boundary: "bad\"boundary") }
-        #expect(throws: NetworkError.self) { _ = try NetworkMultipartForm(parts: [], boundary: String(repeating: "a", count: 71)) }
-        #expect(throws: NetworkError.self) {
+        #expect { _ = try NetworkMultipartForm(parts: [invalid[0]]) } throws: { invalidHeader($0) }
+        #expect { _ = try NetworkMultipartForm(parts: [invalid[1]]) } throws: { invalidHeader($0, named: "X-Bad") }
+        #expect { _ = try NetworkMultipartForm(parts: [invalid[2]]) } throws: { invalidHeader($0, named: "Content-Disposition", reason: .reservedName) }
+        #expect { _ = try NetworkMultipartForm(parts: [invalid[3]]) } throws: { invalidHeader($0) }
+        func encodeError(_ error: any Error) -> Bool {
+            guard case NetworkError.request(.encodeError) = error else { return false }
+            return true
+        }
+        #expect { _ = try NetworkMultipartForm(parts: [], boundary: "bad\"boundary") } throws: { invalidHeader($0, named: "Content-Type") }
+        #expect { _ = try NetworkMultipartForm(parts: [], boundary: String(repeating: "a", count: 71)) } throws: { encodeError($0) }
+        #expect {
             _ = try NetworkMultipartForm(parts: [NetworkMultipartFormDataRequest(name: "n", value: "x--B")], boundary: "B")
-        }
+        } throws: { encodeError($0) }
     }
 
     @Test("a file that holds a boundary of the caller's fails the body as it is read, wherever reads split the marker",
@@ -180,18 +190,23 @@ struct MultipartEncodingTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("net-multipart-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        #expect(throws: NetworkError.self) {
-            _ = try NetworkMultipartForm(parts: [NetworkMultipartFormFileRequest(name: "f", fileURL: directory.appendingPathComponent("missing"))])
+        func unreadable(_ error: any Error, path: String) -> Bool {
+            guard case NetworkError.request(.unreadableBodyFile(let found, _)) = error else { return false }
+            return found == path
         }
-        #expect(throws: NetworkError.self) {
-            _ = try NetworkMultipartForm(parts: [NetworkMultipartFormFileRequest(name: "f", fileURL: directory)])
+        let missing = directory.appendingPathComponent("missing")
+        #expect { _ = try NetworkMultipartForm(parts: [NetworkMultipartFormFileRequest(name: "f", fileURL: missing)]) } throws: {
+            unreadable($0, path: missing.path)
+        }
+        #expect { _ = try NetworkMultipartForm(parts: [NetworkMultipartFormFileRequest(name: "f", fileURL: directory)]) } throws: {
+            unreadable($0, path: directory.path)
         }
         for (initial, changed) in [(100_000, 50_000), (100_000, 150_000)] {
             let file = directory.appendingPathComponent("changing-\(changed)")
             try Data(count: initial).write(to: file)
             let form = try NetworkMultipartForm(parts: [NetworkMultipartFormFileRequest(name: "f", fileURL: file)])
             try Data(count: changed).write(to: file)
-            await #expect(throws: NetworkError.self) { _ = try await form.encodedData() }
+            await #expect { _ = try await form.encodedData() } throws: { unreadable($0, path: file.path) }
         }
     }
 }

@@ -48,6 +48,17 @@ struct NetOpenAPIBodyTests {
         #expect(BodyFramingServer.state.completeBodies(key) == [Self.total])
     }
 
+    @Test("a single-use body is not sent again on a 307 or 308: the call fails with the runtime's error, and no second body arrives",
+          arguments: ClientUnderTest.net, [307, 308])
+    func singleUseBodyIsNotRedirected(_ under: ClientUnderTest, status: Int) async throws {
+        let key = "redirect\(status)-\(UUID().uuidString)"
+        let body = HTTPBody(Self.stream(), length: .known(Int64(Self.total)), iterationBehavior: .single)
+        let error = await #expect(throws: (any Error).self) { _ = try await Self.put(body, key: key, on: under) }
+        #expect("\(error.map { "\($0)" } ?? "")".contains("second iterator"))
+        #expect(BodyFramingServer.state.completeBodies(key) == [Self.total])
+        #expect(BodyFramingServer.state.completeBodies("moved-\(key)") == [])
+    }
+
     @Test("a multiple-use body is sent again on a retry, whole", arguments: ClientUnderTest.net)
     func multipleUseBodyIsResent(_ under: ClientUnderTest) async throws {
         let key = "retry-\(UUID().uuidString)"
@@ -98,7 +109,8 @@ struct NetOpenAPIBodyTests {
 
 /// The server of ``NetOpenAPIBodyTests``: `PUT /framing/KEY` answers with the request's framing
 /// headers and the number of bytes it read (a key starting with `retry` gets a 503 the first
-/// time); `GET /gzip` answers with a gzip-encoded text.
+/// time, one starting with `redirect307` or `redirect308` that redirect to `/framing/moved-KEY`);
+/// `GET /gzip` answers with a gzip-encoded text.
 enum BodyFramingServer {
     static let state = FramingState()
     static let plain = String(repeating: "hello, compressed world! ", count: 40)
@@ -115,6 +127,10 @@ enum BodyFramingServer {
             for try await chunk in request.body { count += chunk.readableBytes }
             let arrival = state.recordCompleteBody(key, bytes: count)
             if key.hasPrefix("retry"), arrival == 1 { return Response(status: .serviceUnavailable) }
+            if key.hasPrefix("redirect"), arrival == 1 {  // to the same URL with another key, once
+                return Response(status: HTTPResponse.Status(code: Int(key.dropFirst("redirect".count).prefix(3)) ?? 307),
+                                headers: [.location: "/framing/moved-\(key)"])
+            }
             return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "\(length) \(encoding) \(count)")))
         }
         router.get("/gzip") { _, _ -> Response in

@@ -40,6 +40,18 @@ struct AsyncHTTPClientPinningTests {
             return await group.reduce(into: []) { $0.append($1) }
         }
         #expect(outcomes == Array(repeating: .body("tls ok"), count: 16))
+        // The relay's socket lives in a directory only this user may enter (any transport's
+        // relay directory present now, this one's among them).
+        let temporary = FileManager.default.temporaryDirectory
+        let relayDirectories = try FileManager.default.contentsOfDirectory(atPath: temporary.path).filter { $0.hasPrefix("net-relays-") }
+        #expect(!relayDirectories.isEmpty, "no relay directory while a pinned transport lives")
+        for name in relayDirectories {
+            // Another test's transport may have removed its own since the listing.
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: temporary.appendingPathComponent(name).path) else { continue }
+            #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o700, "\(name): \(attributes[.posixPermissions] ?? "?")")
+            #expect((attributes[.ownerAccountID] as? NSNumber)?.uint32Value == getuid(), "\(name)")
+        }
+        withExtendedLifetime(transport) {}
     }
 
     @Test("a valid certificate with another key is a pin mismatch naming the host, and the server gets no request")

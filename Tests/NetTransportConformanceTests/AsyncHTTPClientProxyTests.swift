@@ -54,6 +54,21 @@ struct AsyncHTTPClientProxyTests {
         #expect(Self.tunnels(proxy, to: server.port) == 1, "\(proxy.log())")
     }
 
+    @Test("a pinned host reached through an HTTP proxy is refused with unsupportedSetting, before any tunnel is asked for")
+    func pinnedThroughHTTPProxy() async throws {
+        let proxy = try await Self.tinyproxy()
+        let server = try await TLSPeers.Server()
+        let pins = try PublicKeyPins().pinning(host: "127.0.0.1", "sha256//" + (try await TLSPeers.pem("server.pin")))
+        let transport = Self.transport(ProxyConfiguration(proxy: Self.httpProxy(proxy)),
+                                       tls: TLSSettings(trustedRoots: .only(try await TLSPeers.pem("ca.pem")), pinnedPublicKeys: pins))
+        guard case .failed(.unsupportedSetting(let reason)) = await TransportOutcome.of(transport, server.url) else {
+            Issue.record("a pinned host through an HTTP proxy was not refused as an unsupported setting")
+            return
+        }
+        #expect(reason.contains("127.0.0.1") && reason.contains("pinned"), "\(reason)")
+        #expect(Self.tunnels(proxy, to: server.port) == 0, "\(proxy.log())")
+    }
+
     @Test("a proxy that asks for credentials (407) is a typed authentication failure naming it")
     func missingCredentials() async throws {
         let proxy = try await Self.tinyproxy()

@@ -34,6 +34,8 @@ extension FaultServer {
     func respondEvents(key: String, headers: [String: String], on connection: Int32) -> Bool {
         let record = { (event: String) in StreamingEvents.shared.record(event, key: key) }
         record("connect \(headers["last-event-id"] ?? "-") \(headers["x-token"] ?? "-")")
+        // The request's Accept and Cache-Control, under a key of their own (`K-headers`).
+        StreamingEvents.shared.record("\(headers["accept"] ?? "-") | \(headers["cache-control"] ?? "-")", key: key + "-headers")
         guard let script = EventScripts.shared.next(key) else {
             return send(connection, Array("HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n".utf8)) && false
         }

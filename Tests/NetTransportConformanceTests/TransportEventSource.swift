@@ -89,6 +89,8 @@ enum TransportEventSource {
             #expect(failure(error) == .stoppedByServer, "\(String(describing: error))")
             let connects = FaultServer.shared.events(key).filter { $0.hasPrefix("connect") }
             #expect(connects == ["connect - -", "connect 1 -", "connect 3 -", "connect 3 -", "connect 3 -"])
+            // Every connection, reconnections too, asks for an event stream that no cache may keep.
+            #expect(FaultServer.shared.events(key + "-headers") == Array(repeating: "text/event-stream | no-store", count: 5))
         },
         Check(name: "retry: 0 reconnects at once after events; a storm of connections that send nothing backs off, then gives up") { make in
             let key = UUID().uuidString

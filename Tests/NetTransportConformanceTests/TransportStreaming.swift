@@ -174,6 +174,33 @@ enum TransportStreaming {
             #expect(received == 20)
             #expect(try await second.value == 5)
         },
+        Check(name: "a shared GET goes on while one caller remains, and its connection is closed once every caller has left") { make in
+            let shared = SharedRequestsTransport(make())
+            let client = NetworkClient(transport: shared)
+            func callers(_ key: String) throws -> [Task<Data, any Error>] {
+                let request = try NetworkRequest(url: url("/hold?key=\(key)&first=10&size=20"), timeout: .seconds(3600))
+                return (0..<2).map { _ in Task { try await client.requestData(for: request).data } }
+            }
+            // One of two callers leaves: the other gets the whole body, from the one exchange.
+            let kept = UUID().uuidString
+            let pair = try callers(kept)
+            #expect(await eventually(within: hang) { shared.waitingCalls == 2 })
+            #expect(await FaultServer.shared.wait(for: "sent-first", key: kept, limit: hang))
+            pair[0].cancel()
+            await #expect(throws: CancellationError.self) { _ = try await pair[0].value }
+            FaultServer.shared.release(kept)
+            #expect(try await pair[1].value.count == 20)
+            #expect(FaultServer.shared.events(kept).filter { $0 == "sent-first" }.count == 1)
+            // Both leave: the exchange is cancelled, which the server sees as the connection's close.
+            let dropped = UUID().uuidString
+            let both = try callers(dropped)
+            #expect(await eventually(within: hang) { shared.waitingCalls == 2 })
+            #expect(await FaultServer.shared.wait(for: "sent-first", key: dropped, limit: hang))
+            for caller in both { caller.cancel() }
+            for caller in both { await #expect(throws: CancellationError.self) { _ = try await caller.value } }
+            #expect(await FaultServer.shared.wait(for: "closed-by-client", key: dropped, limit: hang))
+            FaultServer.shared.release(dropped)
+        },
         Check(name: "a stream's concurrency permit is freed when its body is dropped unread, its reader cancelled, or the body fails") { make in
             let client = NetworkClient(transport: make(), maximumConcurrentRequests: 1)
             // After each, a call needs the one permit: a leaked permit makes it wait until its

@@ -121,6 +121,33 @@ struct HTTPCacheTests {
         #expect(try await Self.hits(id) == (2, 0))
     }
 
+    @Test("Not stored: Vary: *, a response with neither freshness nor a validator, a body over maximumEntrySize")
+    func notStored() async throws {
+        let small = HTTPCache(storage: MemoryCacheStorage(), maximumEntrySize: 10_000)
+        let cases: [[String: String]] = [["cc": "max-age=60", "vary": "*"], [:], ["cc": "max-age=60", "size": "10001"]]
+        for parameters in cases {
+            let (id, url) = try await Self.resource(parameters)
+            let client = NetworkClient(transport: URLSessionTransport(), cache: small)
+            _ = try await client.requestData(for: url)
+            #expect(try await client.requestData(for: url).response.cacheStatus == .network, "\(parameters)")
+            #expect(try await Self.hits(id) == (2, 0), "\(parameters)")
+        }
+        // The control: the same size within the limit is stored.
+        let (id, url) = try await Self.resource(["cc": "max-age=60", "size": "10000"])
+        let client = NetworkClient(transport: URLSessionTransport(), cache: small)
+        _ = try await client.requestData(for: url)
+        #expect(try await client.requestData(for: url).response.cacheStatus == .cache)
+        #expect(try await Self.hits(id) == (1, 0))
+    }
+
+    @Test("max-age=0 with an ETag is stored but revalidated before every use")
+    func maxAgeZero() async throws {
+        let (id, url) = try await Self.resource(["cc": "max-age=0", "etag": "\"z\""])
+        _ = try await client.requestData(for: url)
+        #expect(try await client.requestData(for: url).response.cacheStatus == .revalidated)
+        #expect(try await Self.hits(id) == (1, 1))
+    }
+
     @Test("An authorised request's response is stored only when the response says public")
     func authorisation() async throws {
         let authorised = [NetworkHeader.header(key: "Authorization", value: "Bearer t")]

@@ -5,7 +5,7 @@ Prints its port on the first line of standard output, then serves on 127.0.0.1 u
 process is gone.
 
 Routes:
-- GET /file/NAME?size=N&validator=etag|weak|date|none&cuts=C1,C2: N deterministic bytes that
+- GET /file/NAME?size=N&validator=etag|weak|date|recentdate|none&cuts=C1,C2: N deterministic bytes that
   depend on NAME and its version. Ranges and If-Range are Werkzeug's own
   (Response.make_conditional). A response is cut (the connection shut down) when it reaches
   the first absolute byte position Ci beyond where it starts: stateless, so a resumed request is
@@ -69,6 +69,8 @@ def file_route(request, name):
         response.headers["Last-Modified"] = formatdate(1_700_000_000 + version * 86_400, usegmt=True)
     if validator == "none":
         response.headers.pop("Last-Modified", None)
+    if validator == "recentdate":  # modified as it is served: a weak date (RFC 9110 §8.8.2.2)
+        response.headers["Last-Modified"] = formatdate(time.time(), usegmt=True)
     response = response.make_conditional(request, accept_ranges=True, complete_length=size)
     start = 0
     if response.status_code == 206 and response.content_range is not None:

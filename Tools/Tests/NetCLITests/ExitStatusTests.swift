@@ -11,6 +11,7 @@ struct ExitStatusTests {
             let result = try await ProcessRunner.net(["get", base + path])
             #expect(result.status == status, "\(path)")
             #expect(result.output.hasPrefix(line), "\(path): \(result.output)")
+            #expect(result.standardError.isEmpty, "\(path): \(result.standardError)")
         }
     }
 
@@ -41,6 +42,9 @@ struct ExitStatusTests {
         (["get", ":70000/x"], "70000"),
         (["get", "--timeout", "1e10", "http://127.0.0.1:9/"], "--timeout"),
         (["get", "--timeout", "inf", "http://127.0.0.1:9/"], "--timeout"),
+        (["get", "--transport", "ahc", "--proxy", "http://[::1", "http://127.0.0.1:9/"], "--proxy"),
+        (["get", "--transport", "ahc", "--cert", "/nonexistent/client.pem", "https://127.0.0.1:9/"], "/nonexistent/client.pem"),
+        (["get", "--transport", "ahc", "--cert", "/etc/hostname", "--key", "/nonexistent/client.key", "https://127.0.0.1:9/"], "/nonexistent/client.key"),
     ])
     func usage(_ arguments: [String], _ mentioned: String) async throws {
         let result = try await ProcessRunner.net(arguments)

@@ -37,6 +37,7 @@ struct VerbTests {
         #expect(echoed.header("X-Trace") == ["a b"])
         #expect(echoed.header("Authorization") == ["Bearer t0ken"])
         #expect(echoed.header("Content-Type") == ["application/json"])
+        #expect(echoed.header("Accept") == ["application/json, */*;q=0.5"])
         #expect(echoed.query == "q=a%20b%26c%3Dd%2B%C3%A9")
         #expect(echoed.body == #"{"name": "Ann \"A\"", "age": 41, "tags": ["x", 2]}"#)
     }
