@@ -114,15 +114,19 @@ struct MultipartChunks: AsyncSequence, Sendable {
             return filled
         }
 
-        /// Throws if `piece`, read after ``fileTail``, completes the forbidden marker.
+        /// Throws if `piece`, read after ``fileTail``, completes the forbidden marker: searched
+        /// where the two meet (a copy of at most twice the marker), then in `piece` where it lies.
         private mutating func check(_ piece: UnsafeRawBufferPointer, against forbidden: ForbiddenMarker) throws {
-            var window = fileTail
-            window.append(contentsOf: piece)
-            if window.firstRange(of: forbidden.marker) != nil {
+            let keep = forbidden.marker.count - 1
+            var seam = fileTail
+            seam.append(contentsOf: piece.prefix(keep))
+            let inPlace = piece.baseAddress.map { Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: $0), count: piece.count, deallocator: .none) } ?? Data()
+            if seam.firstRange(of: forbidden.marker) != nil || inPlace.firstRange(of: forbidden.marker) != nil {
                 throw NetworkError.request(.encodeError(
                     type: "multipart part \"\(forbidden.part)\"", description: "the file contains the boundary \"\(forbidden.boundary)\""))
             }
-            fileTail = window.suffix(forbidden.marker.count - 1)
+            seam.append(contentsOf: piece.dropFirst(keep).suffix(keep))
+            fileTail = seam.suffix(keep)
         }
     }
 }

@@ -30,7 +30,7 @@ public enum RetryAfter {
         case 4 where tokens[3] == "GMT":
             // RFC 850: Sunday, 06-Nov-94 08:49:37 GMT (two-digit year: 70-99 are 19xx)
             let parts = tokens[1].split(separator: "-").map(String.init)
-            guard parts.count == 3, let shortYear = Int(parts[2]) else { return nil }
+            guard parts.count == 3, parts[2].count == 2, let shortYear = Int(parts[2]) else { return nil }
             (day, month, year, time) = (Int(parts[0]), monthNumber(parts[1]), shortYear < 70 ? 2000 + shortYear : 1900 + shortYear, tokens[2])
         case 5:
             // asctime: Sun Nov  6 08:49:37 1994

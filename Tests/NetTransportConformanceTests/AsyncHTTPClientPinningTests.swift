@@ -18,6 +18,11 @@ struct AsyncHTTPClientPinningTests {
         return AsyncHTTPClientTransport(configuration: .init(tls: settings))
     }
 
+    /// The pinning relays' directories in `temporary`, by name.
+    static func relayDirectories(in temporary: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: temporary.path).filter { $0.hasPrefix("net-relays-") }
+    }
+
     static func pin(_ name: String) async throws -> String { "sha256//" + (try await TLSPeers.pem("\(name).pin")) }
 
     /// How many requests the server answered, asked over an unpinned connection.
@@ -28,6 +33,8 @@ struct AsyncHTTPClientPinningTests {
 
     @Test("a server whose key is pinned is reached; bodies and concurrent requests pass through the relay intact")
     func matchingPin() async throws {
+        let temporary = FileManager.default.temporaryDirectory
+        let relayDirectoriesBefore = Set(try Self.relayDirectories(in: temporary))
         let server = try await TLSPeers.Server()
         let transport = try await Self.transport(pinning: await Self.pin("server"))
         #expect(await TransportOutcome.of(transport, server.url) == .body("tls ok"))
@@ -40,10 +47,9 @@ struct AsyncHTTPClientPinningTests {
             return await group.reduce(into: []) { $0.append($1) }
         }
         #expect(outcomes == Array(repeating: .body("tls ok"), count: 16))
-        // The relay's socket lives in a directory only this user may enter (any transport's
-        // relay directory present now, this one's among them).
-        let temporary = FileManager.default.temporaryDirectory
-        let relayDirectories = try FileManager.default.contentsOfDirectory(atPath: temporary.path).filter { $0.hasPrefix("net-relays-") }
+        // The relay's socket lives in a directory only this user may enter: the directories made
+        // since the test began (this transport's, and any other pinned transport's meanwhile).
+        let relayDirectories = Set(try Self.relayDirectories(in: temporary)).subtracting(relayDirectoriesBefore)
         #expect(!relayDirectories.isEmpty, "no relay directory while a pinned transport lives")
         for name in relayDirectories {
             // Another test's transport may have removed its own since the listing.

@@ -55,6 +55,7 @@ struct LifecycleTests {
         // Foundation's file reading stops at 4 KB of procfs): the pool's, kept alive, no more.
         let port = UInt16(try #require(base.port))
         let established = await ClientSockets.states(towardPort: port).filter { $0 == 0x01 }.count  // ESTABLISHED
+        withExtendedLifetime(transport) {}  // alive until counted: its release would shut the connections
         #expect((1...4).contains(established), "\(established) connections")
         #expect(AsyncHTTPClientTransport.Configuration().maximumConnectionsPerHost == 8, "the documented default pool")
     }

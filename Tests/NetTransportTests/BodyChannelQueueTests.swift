@@ -23,13 +23,17 @@ struct BodyChannelQueueTests {
         let freed = LockedValue<Set<Int>>([])
         let channel = BodyChannel(spoolDirectory: FileManager.default.temporaryDirectory)
         #expect(channel.yield(Self.tracked(0, freed: freed)) == nil)
+        var longestQueue = 0
         for index in 1...200 {
             #expect(channel.yield(Self.tracked(index, freed: freed)) == nil)
             let chunk = try #require(try await channel.next())
             #expect(chunk.first == UInt8((index - 1) % 251), "chunks in order")
+            longestQueue = max(longestQueue, channel.queuedChunkSlots)
         }
         // Every chunk read has been dropped by now; only the last one written still waits.
         #expect(freed.value == Set(0..<200))
+        // The places of chunks taken are let go too (compacted), not kept until the queue empties.
+        #expect(longestQueue <= 130, "the queue kept \(longestQueue) places")
         channel.finish(nil)
         #expect(try await channel.next()?.first == UInt8(200 % 251))
         #expect(try await channel.next() == nil)

@@ -113,7 +113,8 @@ struct RetryPolicyTests {
         #expect(RetryAfter.delay(from: "Sun, 06 Nov 1994 08:00:00 GMT", now: now) == .zero)
         for garbage in ["", "-5", "1.5", "soon", "Sun, 32 Nov 1994 08:49:37 GMT", "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 06 Nov 1994 25:00:00 GMT",
                         "Sun, 06 Nov 1000000000000 08:49:37 GMT", "Sun, 06 Nov 300000000 08:49:37 GMT", "Sun Nov  6 08:49:37 99999999999999",
-                        "Sun, 06 Nov 0 08:49:37 GMT", "Sun, 06 Nov -5 08:49:37 GMT"] {
+                        "Sun, 06 Nov 0 08:49:37 GMT", "Sun, 06 Nov -5 08:49:37 GMT",
+                        "Sunday, 06-Nov-9223372036854775807 08:49:37 GMT", "Sunday, 06-Nov-1994 08:49:37 GMT"] {
             #expect(RetryAfter.delay(from: garbage, now: now) == nil, "\(garbage)")
         }
     }

@@ -128,7 +128,9 @@ public final class DiskCacheStorage: HTTPCacheStorage {
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         var status = stat()
         guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, Int64(status.st_size) <= Int64(limit) else { return nil }
-        return try? handle.readToEnd() ?? Data()
+        // At most one byte past the limit, in case the file grew since: then it is refused too.
+        guard let data = try? handle.read(upToCount: limit + 1) ?? Data(), data.count <= limit else { return nil }
+        return data
     }
 
     static func encode(_ variants: [CachedResponse], key: String) -> Data? {

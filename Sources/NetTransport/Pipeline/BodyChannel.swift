@@ -215,6 +215,9 @@ final class BodyChannel: Sendable {
         }
     }
 
+    /// The queue's length in memory, taken places included (for tests: it must stay bounded).
+    var queuedChunkSlots: Int { state.withLock { $0.chunks.count } }
+
     /// Whether arriving chunks are now written to a drain's file where they arrive.
     var writesAsItArrives: Bool { state.withLock { $0.sink != nil } }
 

@@ -173,9 +173,11 @@ struct Exchange {
     /// response's is, if it fits the in-memory limit (`--max-size`); past it, a note says so on
     /// stderr instead of reading a body of any size into memory.
     private func printErrorBody(of response: NetworkDownloadResponse, printer: ResponsePrinter) throws {
-        let size = Int64((try? response.url.resourceValues(forKeys: [.fileSizeKey]))?.fileSize ?? 0)
+        // A size that cannot be read counts as over the limit: the file is not read blind.
+        let size = (try? response.url.resourceValues(forKeys: [.fileSizeKey]))?.fileSize.map(Int64.init) ?? .max
         if let limit = options.responseLimits.maximumInMemoryBodySize, size > limit {
-            Output.error("The \(response.statusCode) response's body (\(ProgressBar.byteCount(size))) is not shown: it is over the in-memory limit of \(ProgressBar.byteCount(limit)) (--max-size)\n")
+            let shown = size == .max ? "of unknown size" : ProgressBar.byteCount(size)
+            Output.error("The \(response.statusCode) response's body (\(shown)) is not shown: it is over the in-memory limit of \(ProgressBar.byteCount(limit)) (--max-size)\n")
             return
         }
         Output.write(printer.body(try response.bodyData(), head: response.response))

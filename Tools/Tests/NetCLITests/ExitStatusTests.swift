@@ -44,7 +44,7 @@ struct ExitStatusTests {
         (["get", "--timeout", "inf", "http://127.0.0.1:9/"], "--timeout"),
         (["get", "--transport", "ahc", "--proxy", "http://[::1", "http://127.0.0.1:9/"], "--proxy"),
         (["get", "--transport", "ahc", "--cert", "/nonexistent/client.pem", "https://127.0.0.1:9/"], "/nonexistent/client.pem"),
-        (["get", "--transport", "ahc", "--cert", "/etc/hostname", "--key", "/nonexistent/client.key", "https://127.0.0.1:9/"], "/nonexistent/client.key"),
+        (["get", "--transport", "ahc", "--cert", #filePath, "--key", "/nonexistent/client.key", "https://127.0.0.1:9/"], "/nonexistent/client.key"),
     ])
     func usage(_ arguments: [String], _ mentioned: String) async throws {
         let result = try await ProcessRunner.net(arguments)
