@@ -85,4 +85,39 @@ enum BodyFile {
     static func remove(_ url: URL) {
         try? FileManager.default.removeItem(at: url)
     }
+
+    /// Why ``readRegular(_:limit:followingLinks:)`` refused a file.
+    enum ReadRefusal: Error, CustomStringConvertible {
+        case cannotOpen(errno: Int32)
+        case notRegularFile
+        case largerThan(Int)
+        case unreadable(String)
+
+        var description: String {
+            switch self {
+            case .cannotOpen(let code): "cannot open it: \(String(cString: strerror(code)))"
+            case .notRegularFile: "not a regular file"
+            case .largerThan(let limit): "larger than \(limit) bytes"
+            case .unreadable(let reason): "cannot read it: \(reason)"
+            }
+        }
+    }
+
+    /// A whole regular file of at most `limit` bytes. Opened without waiting (a FIFO in its place
+    /// would block the open) and, unless `followingLinks`, without following a link (which could
+    /// point at `/dev/zero` or a file of any size); checked on the open descriptor; at most
+    /// `limit + 1` bytes read, so a file that grew since is refused too.
+    static func readRegular(_ url: URL, limit: Int, followingLinks: Bool) throws(ReadRefusal) -> Data {
+        let descriptor = open(url.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | (followingLinks ? 0 : O_NOFOLLOW))
+        guard descriptor >= 0 else { throw .cannotOpen(errno: errno) }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { throw .notRegularFile }
+        guard Int64(status.st_size) <= Int64(limit) else { throw .largerThan(limit) }
+        let data: Data
+        do { data = try handle.read(upToCount: limit + 1) ?? Data() } catch { throw .unreadable("\(error)") }
+        guard data.count <= limit else { throw .largerThan(limit) }
+        return data
+    }
 }
+

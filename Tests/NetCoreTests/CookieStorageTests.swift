@@ -162,4 +162,17 @@ struct CookieStorageTests {
     func badDates(text: String) {
         #expect(CookieDate.parse(text) == nil)
     }
+
+    @Test("cookies handed in whole (a jar file) are held to the limits a server's are: 50 a domain, 3,000 in all, the newest kept")
+    func limitsOnCookiesHandedIn() {
+        let oneDomain = (0..<60).map { NetworkCookie(name: "c\($0)", value: "v", domain: "a.example", created: now.addingTimeInterval(Double($0))) }
+        let held = CookieStorage(oneDomain, now: now).cookies
+        #expect(held.count == CookieStorage.maximumPerDomain)
+        #expect(Set(held.map(\.name)) == Set((10..<60).map { "c\($0)" }), "the oldest ten went")
+        let many = (0..<3_100).map { NetworkCookie(name: "c", value: "v", domain: "d\($0).example", created: now.addingTimeInterval(Double($0))) }
+        let all = CookieStorage(many, now: now).cookies
+        #expect(all.count <= CookieStorage.maximumCount)
+        #expect(all.contains { $0.domain == "d3099.example" } && !all.contains { $0.domain == "d0.example" })
+    }
 }
+

@@ -10,7 +10,8 @@ import NIOCore
 ///   `Cache-Control`, `lm` is `Last-Modified`); the body names the id, the hit number and the
 ///   `Vary`ed request header's value, padded to `size` bytes. A matching `If-None-Match` or
 ///   `If-Modified-Since` gets 304 with the same caching headers and `X-Revalidated: n`.
-/// - `POST /cache/:id`: 200 (an unsafe request that should invalidate the stored GET).
+/// - `POST|PUT|PATCH|DELETE /cache/:id[?location=&content-location=]`: 200 (an unsafe request that
+///   should invalidate the stored GET, and the same-origin URLs those headers name).
 /// - `GET /hits/:id`: `full,notModified` counts for that id.
 enum CacheServer {
     static let shared = SharedLoopbackServer { makeRouter() }
@@ -63,7 +64,15 @@ enum CacheServer {
         }
         router.get("/cache/:id", use: respond)
         router.head("/cache/:id", use: respond)
-        router.post("/cache/:id") { _, _ in "posted" }
+        // Unsafe methods: 200, with `Location`/`Content-Location` when `?location=`/`?content-location=` name a path.
+        let unsafe: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
+            var fields = HTTPFields()
+            for (parameter, header) in [("location", HTTPField.Name.location), ("content-location", HTTPField.Name.contentLocation)] {
+                if let value = request.uri.queryParameters.get(parameter) { fields[header] = String(value) }
+            }
+            return Response(status: .ok, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(string: "changed")))
+        }
+        for method in [HTTPRequest.Method.post, .put, .patch, .delete] { router.on("/cache/:id", method: method, use: unsafe) }
         router.get("/hits/:id") { _, context in await hits.report(context.parameters.get("id") ?? "?") }
         return router
     }

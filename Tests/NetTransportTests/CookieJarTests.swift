@@ -110,4 +110,24 @@ struct CookieJarTests {
             return false
         }
     }
+
+    @Test("a jar file past 64 MiB, or one that is not a regular file, is unreadable: never read whole")
+    func oversizedOrSpecialFile() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("net-jar-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let large = directory.appendingPathComponent("large.json")
+        #expect(FileManager.default.createFile(atPath: large.path, contents: nil))
+        let handle = try FileHandle(forWritingTo: large)
+        try handle.truncate(atOffset: UInt64(64 << 20) + 1)  // sparse: no 64 MiB written
+        try handle.close()
+        let notAFile = directory.appendingPathComponent("directory.json")
+        try FileManager.default.createDirectory(at: notAFile, withIntermediateDirectories: false)
+        for (file, reason) in [(large, "larger than"), (notAFile, "not a regular file")] {
+            #expect { try CookieJar(contentsOf: file) } throws: { error in
+                guard case CookieJarError.unreadable(let path, let why) = error else { return false }
+                return path == file.path && why.contains(reason)
+            }
+        }
+    }
 }

@@ -172,6 +172,33 @@ struct HTTPCacheTests {
         #expect(try await Self.hits(id) == (2, 0))
     }
 
+    @Test("PUT, PATCH and DELETE drop what is stored for their URL, and for the same-origin Location and Content-Location they name; another origin's is kept")
+    func unsafeMethodsInvalidate() async throws {
+        for method in [NetworkHttpMethod.put, .patch, .delete] {
+            let (id, url) = try await Self.resource(["cc": "max-age=60"])
+            _ = try await client.requestData(for: url)
+            #expect(try await client.requestData(for: url).response.cacheStatus == .cache)
+            #expect(try await client.requestData(for: NetworkRequest(url: url, httpMethod: method, httpBody: Data("x".utf8))).statusCode == 200)
+            #expect(try await client.requestData(for: url).response.cacheStatus == .network, "\(method)")
+            #expect(try await Self.hits(id) == (2, 0), "\(method)")
+        }
+        let (locationID, location) = try await Self.resource(["cc": "max-age=60"])
+        let (contentID, contentLocation) = try await Self.resource(["cc": "max-age=60"])
+        let foreign = try #require(URL(string: location.absoluteString.replacingOccurrences(of: "127.0.0.1", with: "localhost")))
+        for url in [location, contentLocation, foreign] { _ = try await client.requestData(for: url) }
+        let (_, target) = try await Self.resource()
+        var components = try #require(URLComponents(url: target, resolvingAgainstBaseURL: false))
+        components.query = nil
+        components.queryItems = [URLQueryItem(name: "location", value: location.path + "?" + (location.query ?? "")),
+                                 URLQueryItem(name: "content-location", value: contentLocation.absoluteString)]
+        _ = try await client.requestData(for: NetworkRequest(url: try #require(components.url), httpMethod: .post, httpBody: Data("x".utf8)))
+        #expect(try await client.requestData(for: location).response.cacheStatus == .network)
+        #expect(try await client.requestData(for: contentLocation).response.cacheStatus == .network)
+        #expect(try await client.requestData(for: foreign).response.cacheStatus == .cache, "another origin's entry is not dropped")
+        #expect(try await Self.hits(locationID) == (3, 0))
+        #expect(try await Self.hits(contentID) == (2, 0))
+    }
+
     @Test("Policies: reload ignores the cache; cache-else-load and cache-only work offline; no entry offline is a typed error")
     func policies() async throws {
         let (id, url) = try await Self.resource(["cc": "max-age=0", "etag": "\"e\""])  // stored, always stale

@@ -25,9 +25,11 @@ package struct CookieStorage: Sendable {
     package static let maximumPerDomain = 50
     package static let maximumCount = 3000
 
-    /// A storage holding `cookies`.
-    package init(_ cookies: [NetworkCookie] = []) {
+    /// A storage holding `cookies`, within the same limits as cookies a server sets (a jar file
+    /// edited to hold more keeps the newest of each domain, then of all).
+    package init(_ cookies: [NetworkCookie] = [], now: Date = Date()) {
         for cookie in cookies { insert(cookie) }
+        for domain in Array(byDomain.keys) { evict(from: domain, now: now) }
     }
 
     /// The cookies, unexpired or not yet swept, in storing order.

@@ -52,7 +52,9 @@ public final class DiskCacheStorage: HTTPCacheStorage {
     public func variants(forKey key: String) -> [CachedResponse] {
         let name = Self.fileName(for: key)
         let url = directory.appendingPathComponent(name)
-        guard let data = Self.entryData(at: url, limit: byteLimit) else { return [] }
+        // Only a regular file within the whole storage's limit, never through a link: anything
+        // else (a link to /dev/zero, a FIFO, a huge file) reads as absent.
+        guard let data = try? BodyFile.readRegular(url, limit: byteLimit, followingLinks: false) else { return [] }
         guard let variants = Self.decode(data, key: key) else {
             // Corrupt, truncated, or another key's file under a colliding name: never serve it.
             try? FileManager.default.removeItem(at: url)
@@ -116,21 +118,6 @@ public final class DiskCacheStorage: HTTPCacheStorage {
 
     static func fileName(for key: String) -> String {
         String(fnv1a(Data(key.utf8)), radix: 16) + suffix
-    }
-
-    /// An entry's bytes: only from a regular file (not a link, which could point at `/dev/zero`
-    /// or a file of any size) no larger than the whole storage may be. `nil` for anything else,
-    /// which then reads as absent. Opened without following a link and without waiting (a FIFO
-    /// put in an entry's place would block the open), then checked on the open descriptor.
-    private static func entryData(at url: URL, limit: Int) -> Data? {
-        let descriptor = open(url.path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, Int64(status.st_size) <= Int64(limit) else { return nil }
-        // At most one byte past the limit, in case the file grew since: then it is refused too.
-        guard let data = try? handle.read(upToCount: limit + 1) ?? Data(), data.count <= limit else { return nil }
-        return data
     }
 
     static func encode(_ variants: [CachedResponse], key: String) -> Data? {

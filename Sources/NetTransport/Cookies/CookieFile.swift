@@ -7,9 +7,12 @@ enum CookieFile {
         var cookies: [NetworkCookie]
     }
 
+    /// The most a jar file may take: a full jar (3,000 cookies of at most 4 KiB) with room to spare.
+    static let maximumSize = 64 << 20
+
     static func read(_ url: URL) throws -> [NetworkCookie] {
         let data: Data
-        do { data = try Data(contentsOf: url) } catch {
+        do { data = try BodyFile.readRegular(url, limit: maximumSize, followingLinks: true) } catch {
             throw CookieJarError.unreadable(path: url.path, reason: "\(error)")
         }
         return try decode(data, path: url.path)

@@ -48,6 +48,40 @@ struct ReachCommandTests {
         #expect(text.output.contains("  gateway 192.0.2.1 via veth0 (ipv4, metric 7)\n"))
     }
 
+    @Test("without --once, a line at start and another when the path changes, until stopped")
+    func monitoring() async throws {
+        let namespace = try Namespace()
+        defer { namespace.delete() }
+        let scratch = try ScratchDirectory()
+        let output = scratch.path("reach.jsonl")
+        let pid = try ProcessRunner.spawn("ip", ["netns", "exec", namespace.name, ProcessRunner.net, "reach", "--json"],
+                                          standardInput: "/dev/null", standardOutput: output, standardError: scratch.path("stderr"))
+        func lines() -> [Line] {
+            let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+            return text.split(separator: "\n").compactMap { try? JSONDecoder().decode(Line.self, from: Data($0.utf8)) }
+        }
+        /// Polls `condition` every 20 ms for up to 20 s: the monitor's lines are the events waited for.
+        func eventually(_ condition: () -> Bool) async -> Bool {
+            for _ in 0..<1_000 {
+                if condition() { return true }
+                try? await Task.sleep(for: .milliseconds(20))
+            }
+            return condition()
+        }
+        #expect(await eventually { !lines().isEmpty }, "no first line")
+        #expect(lines().first?.reachable == false)
+        for command in [
+            "link add veth0 type veth peer name veth1", "link set veth1 up", "link set veth0 up",
+            "addr add 192.0.2.2/24 dev veth0", "route add default via 192.0.2.1 dev veth0 metric 7",
+        ] {
+            try await namespace.ip(command)
+        }
+        #expect(await eventually { lines().last.map { $0.reachable && $0.gateways.count == 1 } == true }, "\(lines().count) lines")
+        #expect(lines().count >= 2)
+        kill(pid, SIGTERM)
+        #expect(await ProcessRunner.wait(pid, limit: .seconds(20)) == 128 + SIGTERM, "it runs until stopped")
+    }
+
     /// A named namespace (`ip netns add`), so `ip netns exec` also mounts its sysfs.
     final class Namespace: Sendable {
         let name = "net-cli-" + UUID().uuidString.prefix(8).lowercased()
