@@ -9,7 +9,8 @@ import NIOCore
 /// - `GET|HEAD /cache/:id?cc=&etag=&lm=&vary=&expires=&size=`: 200 with those headers (`cc` is
 ///   `Cache-Control`, `lm` is `Last-Modified`); the body names the id, the hit number and the
 ///   `Vary`ed request header's value, padded to `size` bytes. A matching `If-None-Match` or
-///   `If-Modified-Since` gets 304 with the same caching headers and `X-Revalidated: n`.
+///   `If-Modified-Since` gets 304 with the same caching headers and `X-Revalidated: n` (and
+///   `Set-Cookie: C` with `cookie304=C`).
 /// - `POST|PUT|PATCH|DELETE /cache/:id[?location=&content-location=]`: 200 (an unsafe request that
 ///   should invalidate the stored GET, and the same-origin URLs those headers name).
 /// - `GET /hits/:id`: `full,notModified` counts for that id.
@@ -51,6 +52,7 @@ enum CacheServer {
             if (etag != nil && ifNoneMatch == etag) || (etag == nil && lastModified != nil && ifModifiedSince == lastModified) {
                 let count = await hits.count(id, notModified: true)
                 if let name = HTTPField.Name("X-Revalidated") { fields[name] = "\(count)" }
+                if let cookie = query.get("cookie304") { fields[.setCookie] = String(cookie) }
                 return Response(status: .notModified, headers: fields)
             }
             let count = await hits.count(id, notModified: false)

@@ -100,6 +100,36 @@ struct HTTPCacheTests {
         #expect(try await Self.hits(id) == (1, 1))
     }
 
+    @Test("must-revalidate forbids serving stale, even within stale-while-revalidate: revalidated before it is served")
+    func mustRevalidate() async throws {
+        let (id, url) = try await Self.resource(["cc": "max-age=0, stale-while-revalidate=60, must-revalidate", "etag": "\"m\""])
+        let first = try await client.requestData(for: url)
+        let second = try await client.requestData(for: url)
+        #expect(second.response.cacheStatus == .revalidated && second.data == first.data)
+        #expect(try await Self.hits(id) == (1, 1), "the 304 came before the answer, not in the background")
+    }
+
+    @Test("A 304's own Set-Cookie reaches the client's CookieJar, though the stored response keeps none")
+    func cookieOnRevalidation() async throws {
+        let (id, url) = try await Self.resource(["cc": "no-cache", "etag": "\"c\"", "cookie304": "revalidated=yes"])
+        let jar = CookieJar()
+        let client = NetworkClient(transport: URLSessionTransport(), cache: cache, cookieJar: jar)
+        _ = try await client.requestData(for: url)
+        #expect(jar.cookies.isEmpty)
+        #expect(try await client.requestData(for: url).response.cacheStatus == .revalidated)
+        #expect(jar.cookies.map { "\($0.name)=\($0.value)" } == ["revalidated=yes"])
+        #expect(try await Self.hits(id) == (1, 1))
+    }
+
+    @Test("A request's Pragma: no-cache revalidates a fresh response")
+    func pragmaNoCache() async throws {
+        let (id, url) = try await Self.resource(["cc": "max-age=60", "etag": "\"p\""])
+        _ = try await client.requestData(for: url)
+        let pragma = [NetworkHeader.header(key: "Pragma", value: "no-cache")]
+        #expect(try await client.requestData(for: NetworkRequest(url: url, headers: pragma)).response.cacheStatus == .revalidated)
+        #expect(try await Self.hits(id) == (1, 1))
+    }
+
     @Test("A reload (request no-cache) revalidates, except an immutable response while fresh")
     func reloadAndImmutable() async throws {
         let reload = [NetworkHeader.header(key: "Cache-Control", value: "no-cache")]
@@ -148,7 +178,7 @@ struct HTTPCacheTests {
         #expect(try await Self.hits(id) == (1, 1))
     }
 
-    @Test("An authorised request's response is stored only when the response says public")
+    @Test("An authorised request's response is stored only when the response says public, s-maxage or must-revalidate")
     func authorisation() async throws {
         let authorised = [NetworkHeader.header(key: "Authorization", value: "Bearer t")]
         let (privateID, privateURL) = try await Self.resource(["cc": "max-age=60"])
@@ -159,6 +189,12 @@ struct HTTPCacheTests {
         _ = try await client.requestData(for: NetworkRequest(url: publicURL, headers: authorised))
         #expect(try await client.requestData(for: NetworkRequest(url: publicURL, headers: authorised)).response.cacheStatus == .cache)
         #expect(try await Self.hits(publicID) == (1, 0))
+        for directive in ["s-maxage=60, max-age=60", "must-revalidate, max-age=60"] {
+            let (id, url) = try await Self.resource(["cc": directive])
+            _ = try await client.requestData(for: NetworkRequest(url: url, headers: authorised))
+            #expect(try await client.requestData(for: NetworkRequest(url: url, headers: authorised)).response.cacheStatus == .cache, "\(directive)")
+            #expect(try await Self.hits(id) == (1, 0), "\(directive)")
+        }
     }
 
     @Test("A successful POST to a URL drops what is stored for it")
