@@ -10,7 +10,8 @@ import NIOCore
 ///   `Cache-Control`, `lm` is `Last-Modified`); the body names the id, the hit number and the
 ///   `Vary`ed request header's value, padded to `size` bytes. A matching `If-None-Match` or
 ///   `If-Modified-Since` gets 304 with the same caching headers and `X-Revalidated: n` (and
-///   `Set-Cookie: C` with `cookie304=C`).
+///   `Set-Cookie: C` with `cookie304=C`); with `changed=1` validators are ignored and every answer
+///   is a new 200.
 /// - `POST|PUT|PATCH|DELETE /cache/:id[?location=&content-location=]`: 200 (an unsafe request that
 ///   should invalidate the stored GET, and the same-origin URLs those headers name).
 /// - `GET /hits/:id`: `full,notModified` counts for that id.
@@ -49,7 +50,8 @@ enum CacheServer {
             let lastModified: String? = query.get("lm")
             let ifNoneMatch = HTTPField.Name("If-None-Match").flatMap { request.headers[$0] }
             let ifModifiedSince = HTTPField.Name("If-Modified-Since").flatMap { request.headers[$0] }
-            if (etag != nil && ifNoneMatch == etag) || (etag == nil && lastModified != nil && ifModifiedSince == lastModified) {
+            let validatorsHonoured = query.get("changed") == nil  // `changed`: every answer is a new 200
+            if validatorsHonoured, (etag != nil && ifNoneMatch == etag) || (etag == nil && lastModified != nil && ifModifiedSince == lastModified) {
                 let count = await hits.count(id, notModified: true)
                 if let name = HTTPField.Name("X-Revalidated") { fields[name] = "\(count)" }
                 if let cookie = query.get("cookie304") { fields[.setCookie] = String(cookie) }

@@ -121,6 +121,21 @@ struct HTTPCacheTests {
         #expect(try await Self.hits(id) == (1, 1))
     }
 
+    @Test("A revalidation answered with a new 200 replaces the stored response")
+    func replacedOnRevalidation() async throws {
+        let (id, url) = try await Self.resource(["cc": "no-cache", "etag": "\"r\"", "changed": "1"])
+        _ = try await client.requestData(for: url)
+        let second = try await client.requestData(for: url)
+        #expect(second.response.cacheStatus == .network)
+        #expect(String(decoding: second.data, as: UTF8.self).hasPrefix("\(id) #2"))
+        // What is stored now is the second answer, read without the network.
+        let offline = NetworkClient(transport: StubTransport { _ in .failure(.cannotConnect("offline")) }, cache: cache)
+        var stored = try NetworkRequest(url: url)
+        stored.cachePolicy = .returnCacheDataDontLoad
+        #expect(String(decoding: try await offline.requestData(for: stored).data, as: UTF8.self).hasPrefix("\(id) #2"))
+        #expect(try await Self.hits(id) == (2, 0))
+    }
+
     @Test("A request's Pragma: no-cache revalidates a fresh response")
     func pragmaNoCache() async throws {
         let (id, url) = try await Self.resource(["cc": "max-age=60", "etag": "\"p\""])
