@@ -25,7 +25,7 @@ struct LifecycleTests {
                 let key = UUID().uuidString
                 let waiting = try await TransportConformance.request("/delay/5000?key=\(key)")
                 let task = Task { try await transport.send(waiting) }
-                let arrived = await eventually(within: TestTiming.scaled(.seconds(20))) { StreamingEvents.shared.events(key) == ["arrived"] }
+                let arrived = await ConformanceServer.arrived(key)
                 #expect(arrived, "the server never received the request")
                 task.cancel()
                 _ = try? await task.value

@@ -216,7 +216,7 @@ enum TransportConformance {
             let key = UUID().uuidString
             let waiting = try await request("/delay/\(answer.components.seconds * 1000)?key=\(key)", timeout: .seconds(3600))
             let task = Task { try await transport.send(waiting) }
-            let arrived = await eventually(within: TestTiming.scaled(.seconds(20))) { StreamingEvents.shared.events(key) == ["arrived"] }
+            let arrived = await ConformanceServer.arrived(key)
             try #require(arrived, "the server never received the request")
             let started = ContinuousClock.now
             task.cancel()

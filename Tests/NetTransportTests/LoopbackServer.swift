@@ -13,7 +13,7 @@ import Synchronization
 /// - `/status/:code`: that status; `?www-authenticate=` adds the header;
 /// - `/redirect/:code?to=PATH`: that status with a Location;
 /// - `/delay/:ms`: answers "done" after `ms` milliseconds (`?key=K`: counts the arrival in
-///   ``heldArrivals`` under K first);
+///   ``arrivals(_:)`` under K first);
 /// - `/stall-body/:ms`: sends the head and 10 bytes, then waits `ms` before the last 10;
 /// - `/truncated`: declares 1,000 bytes, sends 100 and closes the connection;
 /// - `/gzip`: ``LoopbackServer/gzipText`` compressed, with `Content-Encoding: gzip`;
@@ -21,11 +21,14 @@ import Synchronization
 /// - `/query`: the query as the server decodes it, as JSON pairs;
 /// - `/auth/:id`: 200 for `Authorization: Bearer fresh`, else 401; every arrival is recorded in
 ///   ``authLog``.
-/// - `/held/:key`: counts its arrivals in ``heldArrivals``, waits until the test puts the key in
+/// - `/held/:key`: counts its arrivals in ``arrivals(_:)``, waits until the test puts the key in
 ///   ``heldReleased``, then answers `body <key> <arrival>` with `Cache-Control: max-age=600`.
 enum LoopbackServer {
     /// Arrivals at `/held/:key`, and at `/delay/:ms` with a `key`, per key.
-    static let heldArrivals = Mutex<[String: Int]>([:])
+    private static let arrivalsByKey = Mutex<[String: Int]>([:])
+
+    /// How many requests under `key` have arrived at `/held` or `/delay` so far.
+    static func arrivals(_ key: String) -> Int { arrivalsByKey.withLock { $0[key] ?? 0 } }
     /// Keys whose `/held` requests may be answered.
     static let heldReleased = Mutex<Set<String>>([])
     /// Every `/auth/:id` arrival: the id and the `Authorization` it carried.
@@ -79,7 +82,7 @@ enum LoopbackServer {
         }
         router.get("/held/:key") { _, context in
             let key = try context.parameters.require("key")
-            let arrival = heldArrivals.withLock { arrivals in
+            let arrival = arrivalsByKey.withLock { arrivals in
                 arrivals[key, default: 0] += 1
                 return arrivals[key] ?? 0
             }
@@ -108,7 +111,7 @@ enum LoopbackServer {
         }
         router.get("/delay/:ms") { request, context in
             let milliseconds = try context.parameters.require("ms", as: Int.self)
-            if let key = request.uri.queryParameters.get("key") { heldArrivals.withLock { $0[String(key), default: 0] += 1 } }
+            if let key = request.uri.queryParameters.get("key") { arrivalsByKey.withLock { $0[String(key), default: 0] += 1 } }
             try await Task.sleep(for: .milliseconds(milliseconds))
             return "done"
         }

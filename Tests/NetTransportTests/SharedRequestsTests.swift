@@ -15,7 +15,7 @@ struct SharedRequestsTests {
         await NetTestSupport.eventually(within: hang, condition)
     }
 
-    static func arrivals(_ key: String) -> Int { LoopbackServer.heldArrivals.withLock { $0[key] ?? 0 } }
+    static func arrivals(_ key: String) -> Int { LoopbackServer.arrivals(key) }
     static func release(_ key: String) { _ = LoopbackServer.heldReleased.withLock { $0.insert(key) } }
 
     @Test("100 concurrent identical GETs: one request at the server, the same body for every caller", arguments: [false, true])

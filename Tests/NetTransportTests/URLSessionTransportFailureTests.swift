@@ -95,7 +95,7 @@ struct URLSessionTransportFailureTests {
             Task { try await transport.send(request) }
         }
         let arrived = await eventually(within: TestTiming.scaled(.seconds(20))) {
-            LoopbackServer.heldArrivals.withLock { $0[key] ?? 0 } >= 1
+            LoopbackServer.arrivals(key) >= 1
         }
         try #require(arrived, "no request reached the server")
         let started = ContinuousClock.now

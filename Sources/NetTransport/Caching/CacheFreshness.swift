@@ -18,7 +18,8 @@ struct CacheFreshness: Sendable, Hashable {
     /// The longest lifetime or age kept, about 31,700 years: beyond any HTTP-date (year 9999), and
     /// far enough from `Duration`'s limits that the sums below cannot overflow, whatever a storage
     /// (a file anyone could have edited, or the user's own) hands back.
-    static let longest = Duration.seconds(1_000_000_000_000)
+    static let longestSeconds: Double = 1e12
+    static let longest = Duration.seconds(longestSeconds)
 
     init(lifetime: Duration, initialAge: Duration, responseTime: Date) {
         self.lifetime = min(max(lifetime, .zero), Self.longest)
@@ -54,7 +55,7 @@ struct CacheFreshness: Sendable, Hashable {
     /// An interval between two dates as a `Duration`, from zero to ``longest``; an interval that is
     /// not a number (a date that is not one) counts as zero.
     private static func seconds(_ interval: TimeInterval) -> Duration {
-        interval.isNaN ? .zero : .seconds(min(max(interval, 0), 1e12))
+        interval.isNaN ? .zero : .seconds(min(max(interval, 0), longestSeconds))
     }
 
     /// Whether the response is fresh at `now`.
