@@ -42,8 +42,9 @@ struct LifecycleTests {
         // ThreadSanitizer, and beside the 1 GiB streaming probes. The pool's limit is the point
         // here, not the wait.
         let transport = AsyncHTTPClientTransport(configuration: .init(maximumConnectionsPerHost: 4, connectTimeout: TestTiming.scaled(.seconds(60))))
-        // A server of this test's own, so every connection to it is this transport's.
-        let base = try await SharedLoopbackServer { ConformanceServer.makeRouter() }.baseURL()
+        // A server of this test's own, counting the connections it accepts.
+        let connections = ServerConnectionCounter()
+        let base = try await SharedLoopbackServer(channelHandlers: { [connections.handler()] }) { ConformanceServer.makeRouter() }.baseURL()
         let request = try NetworkRequest(url: base.absoluteString + "/echo")
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<200 {
@@ -51,12 +52,10 @@ struct LifecycleTests {
             }
             try await group.waitForAll()
         }
-        // Client sockets toward that server, read in full from the kernel's table (ClientSockets;
-        // Foundation's file reading stops at 4 KB of procfs): the pool's, kept alive, no more.
-        let port = UInt16(try #require(base.port))
-        let established = await ClientSockets.states(towardPort: port).filter { $0 == 0x01 }.count  // ESTABLISHED
-        withExtendedLifetime(transport) {}  // alive until counted: its release would shut the connections
-        #expect((1...4).contains(established), "\(established) connections")
+        withExtendedLifetime(transport) {}  // alive until counted: its release would close the connections
+        // Never more than the limit at once, and kept alive: 200 requests on at most 4 connections.
+        #expect((1...4).contains(connections.peak), "\(connections.peak) connections open at once")
+        #expect(connections.accepted <= 4, "\(connections.accepted) connections for 200 requests")
         #expect(AsyncHTTPClientTransport.Configuration().maximumConnectionsPerHost == 8, "the documented default pool")
     }
 }
