@@ -157,6 +157,10 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
     /// Exchanges on either of AsyncHTTPClient's APIs started and not yet ended (`LoopAffinity`).
     package var exchangesInFlight: Int { affinity.exchangesInFlight }
 
+    /// The directory this transport's relays put their sockets in (it exists once a relay has
+    /// started).
+    package var relayDirectory: String { relays.directory }
+
     /// ``exchangesInFlight`` by `LoopAffinity`'s count: each 0 once every exchange has ended.
     package var exchangesInFlightByCount: (readWhole: Int, other: Int) { affinity.exchangesInFlightByCount }
 

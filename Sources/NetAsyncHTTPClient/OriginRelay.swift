@@ -116,11 +116,20 @@ final class OriginRelay: Sendable {
                 }
             }
             .connect(host: host, port: port)
-            .whenFailure { error in
-                let reason = "\(error)"
-                failures.record(route.socks.map { .transport(.proxy(.cannotConnect(proxy: "\($0)", reason: reason))) }
-                                ?? .transport(.cannotConnect("\(host):\(port): \(reason)")))
-                inbound.close(promise: nil)
+            .whenComplete { result in
+                switch result {
+                case .success(let upstream):
+                    // AsyncHTTPClient leaving (a deadline, a cancel) closes `inbound`; before the
+                    // two are joined nothing else would close `upstream`, and an origin or proxy
+                    // stalled in its handshake would hold it open for good. Closing it again once
+                    // joined does nothing.
+                    inbound.closeFuture.whenComplete { _ in upstream.close(promise: nil) }
+                case .failure(let error):
+                    let reason = "\(error)"
+                    failures.record(route.socks.map { .transport(.proxy(.cannotConnect(proxy: "\($0)", reason: reason))) }
+                                    ?? .transport(.cannotConnect("\(host):\(port): \(reason)")))
+                    inbound.close(promise: nil)
+                }
             }
     }
 

@@ -12,7 +12,9 @@ final class OriginRelays: Sendable {
     private let pins: PublicKeyPins
     private let context: NIOSSLContext?
     private let connectTimeout: TimeAmount
-    private let directory: String
+    /// Where the relays' sockets are: a directory of this transport's own, made (mode 0700) with
+    /// the first relay and removed at shutdown.
+    let directory: String
     private let relays = Locked<[RelayRoute: Task<OriginRelay, any Error>]>([:])
     /// No host is pinned and no proxy needs a relay: no request ever waits for one.
     let neverRelays: Bool

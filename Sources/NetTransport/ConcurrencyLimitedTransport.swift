@@ -37,7 +37,7 @@ public struct ConcurrencyLimitedTransport: Transport {
     public var responseLimits: ResponseLimits { base.responseLimits }
 
     /// How many requests are waiting for a slot (for tests: the queue is otherwise unobservable).
-    var waitingCount: Int { permits.waitingCount }
+    package var waitingCount: Int { permits.waitingCount }
 }
 
 /// A counting semaphore for tasks, first come first served; `release` never waits.
@@ -46,8 +46,10 @@ final class Permits: Sendable {
         var available: Int
         var waiters: [(id: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
         var nextID: UInt64 = 0
-        /// Waiters cancelled before they joined the line.
-        var cancelled: Set<UInt64> = []
+        /// Waiters between taking their number and joining the line, each with whether it was
+        /// cancelled meanwhile; a waiter leaves it when it joins, so a cancel that comes after
+        /// (once the permit is granted) leaves nothing behind.
+        var joining: [UInt64: Bool] = [:]
     }
 
     private let state: Locked<State>
@@ -64,12 +66,13 @@ final class Permits: Sendable {
         if immediate { return }
         let id = state.withLock { state in
             defer { state.nextID += 1 }
+            state.joining[state.nextID] = false
             return state.nextID
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let outcome = state.withLock { state -> Bool? in
-                    if state.cancelled.remove(id) != nil { return false }
+                    if state.joining.removeValue(forKey: id) == true { return false }
                     // A permit freed meanwhile is taken at once (the line is then empty).
                     if state.available > 0 {
                         state.available -= 1
@@ -87,7 +90,7 @@ final class Permits: Sendable {
         } onCancel: {
             let waiter = state.withLock { state -> CheckedContinuation<Void, any Error>? in
                 guard let index = state.waiters.firstIndex(where: { $0.id == id }) else {
-                    state.cancelled.insert(id)
+                    if state.joining[id] != nil { state.joining[id] = true }
                     return nil
                 }
                 return state.waiters.remove(at: index).continuation

@@ -21,8 +21,15 @@ struct FileWriter: Sendable {
     /// Writes all of `data` at ``offset`` and moves past it; a failure is
     /// ``NetworkError/TransportFailure/cannotWriteBody(path:reason:)`` and moves nothing.
     mutating func write(_ data: Data) throws {
+        try writeUnreported(data)
+        progress?(offset)
+    }
+
+    /// Writes as ``write(_:)`` does without telling `progress`: for a writer inside a lock, which
+    /// reports once it is out of it (a progress handler may cancel the call, and the cancel takes
+    /// that lock).
+    mutating func writeUnreported(_ data: Data) throws {
         try BodyFile.write(data, toDescriptor: fd, at: offset, path: path)
         offset += Int64(data.count)
-        progress?(offset)
     }
 }

@@ -18,11 +18,6 @@ struct AsyncHTTPClientPinningTests {
         return AsyncHTTPClientTransport(configuration: .init(tls: settings))
     }
 
-    /// The pinning relays' directories in `temporary`, by name.
-    static func relayDirectories(in temporary: URL) throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: temporary.path).filter { $0.hasPrefix("net-relays-") }
-    }
-
     static func pin(_ name: String) async throws -> String { "sha256//" + (try await TLSPeers.pem("\(name).pin")) }
 
     /// How many requests the server answered, asked over an unpinned connection.
@@ -33,8 +28,6 @@ struct AsyncHTTPClientPinningTests {
 
     @Test("a server whose key is pinned is reached; bodies and concurrent requests pass through the relay intact")
     func matchingPin() async throws {
-        let temporary = FileManager.default.temporaryDirectory
-        let relayDirectoriesBefore = Set(try Self.relayDirectories(in: temporary))
         let server = try await TLSPeers.Server()
         let transport = try await Self.transport(pinning: await Self.pin("server"))
         #expect(await TransportOutcome.of(transport, server.url) == .body("tls ok"))
@@ -47,16 +40,29 @@ struct AsyncHTTPClientPinningTests {
             return await group.reduce(into: []) { $0.append($1) }
         }
         #expect(outcomes == Array(repeating: .body("tls ok"), count: 16))
-        // The relay's socket lives in a directory only this user may enter: the directories made
-        // since the test began (this transport's, and any other pinned transport's meanwhile).
-        let relayDirectories = Set(try Self.relayDirectories(in: temporary)).subtracting(relayDirectoriesBefore)
-        #expect(!relayDirectories.isEmpty, "no relay directory while a pinned transport lives")
-        for name in relayDirectories {
-            // Another test's transport may have removed its own since the listing.
-            guard let attributes = try? FileManager.default.attributesOfItem(atPath: temporary.appendingPathComponent(name).path) else { continue }
-            #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o700, "\(name): \(attributes[.posixPermissions] ?? "?")")
-            #expect((attributes[.ownerAccountID] as? NSNumber)?.uint32Value == getuid(), "\(name)")
-        }
+        // The relay's socket lives in a directory of this transport's that only this user may enter.
+        let attributes = try FileManager.default.attributesOfItem(atPath: transport.relayDirectory)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o700, "\(attributes[.posixPermissions] ?? "?")")
+        #expect((attributes[.ownerAccountID] as? NSNumber)?.uint32Value == getuid())
+        #expect(try FileManager.default.contentsOfDirectory(atPath: transport.relayDirectory).contains { $0.hasSuffix(".sock") })
+        withExtendedLifetime(transport) {}
+    }
+
+    @Test("an origin that accepts the connection and never answers the TLS handshake: a call given up closes the relay's connection to it", .timeLimit(.minutes(1)))
+    func stalledHandshake() async throws {
+        let server = SilentTCPServer.shared
+        let transport = try await Self.transport(pinning: await Self.pin("server"))
+        let request = try NetworkRequest(url: "https://127.0.0.1:\(server.port)/", timeout: .seconds(3600))
+        let call = Task { try await transport.send(request) }
+        // Given up once the relay has reached the origin (a deadline ends a call the same way).
+        let reached = await eventually(within: TestTiming.scaled(.seconds(20))) { server.accepted >= 1 }
+        try #require(reached, "the relay never reached the origin")
+        call.cancel()
+        await #expect(throws: CancellationError.self) { _ = try await call.value }
+        // The relay's connection ends with the call: nothing else would end it (no TLS handshake
+        // timeout, no keep-alive), and every retry would leave one more behind.
+        let closed = await eventually(within: TestTiming.scaled(.seconds(20))) { server.closed == server.accepted }
+        #expect(closed, "\(server.accepted - server.closed) of the relay's connections to a stalled origin still open")
         withExtendedLifetime(transport) {}
     }
 

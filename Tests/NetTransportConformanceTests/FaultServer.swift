@@ -38,24 +38,7 @@ final class FaultServer: Sendable {
     var baseURL: String { "http://127.0.0.1:\(port)" }
 
     private init() {
-        // A test server that cannot listen cannot test anything: failing loudly is the point.
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        precondition(listener >= 0, "socket: \(errno)")
-        var reuse: Int32 = 1
-        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        precondition(bound == 0 && listen(listener, 512) == 0, "bind/listen: \(errno)")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
-        }
-        port = UInt16(bigEndian: address.sin_port)
-        self.listener = listener
+        (listener, port) = openLoopbackListener(backlog: 512, reuseAddress: true)
         Thread.detachNewThread { [self] in
             while true {
                 let connection = accept(listener, nil, nil)

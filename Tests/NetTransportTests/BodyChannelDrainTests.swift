@@ -88,6 +88,30 @@ struct BodyChannelDrainTests {
         #expect(try Self.size(of: url) == Self.chunkSize)
     }
 
+    @Test("a progress handler told of a chunk written where it arrives may cancel the call", .timeLimit(.minutes(1)))
+    func progressCancels() async throws {
+        let channel = BodyChannel(spoolDirectory: FileManager.default.temporaryDirectory)
+        let (url, file) = try Self.temporaryFile()
+        defer { try? file.close(); BodyFile.remove(url) }
+        let drain = Mutex<Task<Int64, any Error>?>(nil)
+        let reports = Mutex<[Int64]>([])
+        // A handler that stops the call at its first report, as one holding a size cap may: the
+        // cancel cancels the channel, so the report must not be made inside the channel's lock.
+        let writer = FileWriter(fd: file.fileDescriptor, path: url.path, offset: 0) { offset in
+            reports.withLock { $0.append(offset) }
+            drain.withLock { $0 }?.cancel()
+        }
+        let task = Task { try await channel.drain(into: writer) }
+        drain.withLock { $0 = task }
+        try await Self.waitUntilWritingAsItArrives(channel)
+        // Handed over here, as URLSession's queue would: written, reported, and the report cancels.
+        #expect(channel.yield(Self.pattern(from: 0, count: Self.chunkSize)) == nil)
+        await #expect(throws: CancellationError.self) { _ = try await task.value }
+        #expect(channel.yield(Self.pattern(from: Self.chunkSize, count: Self.chunkSize)) == nil)
+        #expect(reports.withLock { $0 } == [Int64(Self.chunkSize)])
+        #expect(try Data(contentsOf: url) == Self.pattern(from: 0, count: Self.chunkSize))
+    }
+
     @Test("cancelled after the body ended, the drain still reports every byte the file got")
     func cancelledAfterTheEnd() async throws {
         let channel = BodyChannel(spoolDirectory: FileManager.default.temporaryDirectory)

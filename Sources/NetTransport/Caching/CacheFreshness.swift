@@ -53,9 +53,10 @@ struct CacheFreshness: Sendable, Hashable {
     }
 
     /// An interval between two dates as a `Duration`, from zero to ``longest``; an interval that is
-    /// not a number (a date that is not one) counts as zero.
+    /// not a number (a stored date that is not one) counts as the longest, so that such an entry
+    /// reads as stale rather than as just received.
     private static func seconds(_ interval: TimeInterval) -> Duration {
-        interval.isNaN ? .zero : .seconds(min(max(interval, 0), longestSeconds))
+        interval.isNaN ? longest : .seconds(min(max(interval, 0), longestSeconds))
     }
 
     /// Whether the response is fresh at `now`.

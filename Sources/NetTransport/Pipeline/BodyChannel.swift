@@ -92,28 +92,41 @@ final class BodyChannel: Sendable {
     /// writes it to a drain's file. Returns an error when the spool file or that file cannot be
     /// written.
     func yield(_ data: Data) -> (any Error)? {
-        let (error, handoff) = state.withLock { state -> ((any Error)?, Handoff?) in
-            guard state.end == nil, !state.cancelled, !data.isEmpty else { return (nil, nil) }
-            if state.sink != nil { return (Self.write(data, to: &state), nil) }
+        let (error, handoff, report) = state.withLock { state -> ((any Error)?, Handoff?, ProgressReport?) in
+            guard state.end == nil, !state.cancelled, !data.isEmpty else { return (nil, nil, nil) }
+            if state.sink != nil {
+                let (error, report) = Self.write(data, to: &state)
+                return (error, nil, report)
+            }
             let error = keep(data, in: &state)
-            return (error, Self.handoff(&state))
+            return (error, Self.handoff(&state), nil)
         }
         handoff?.perform()
+        report?.perform()
         return error
     }
 
-    /// Writes `data` to the sink and reports the progress. Inside the lock: once the body has
-    /// ended or been cancelled (both under it), nothing writes to the drain's file or reports on
-    /// it any more, and its caller may close it.
-    private static func write(_ data: Data, to state: inout State) -> (any Error)? {
-        guard var sink = state.sink else { return nil }
+    /// Writes `data` to the sink, inside the lock: once the body has ended or been cancelled
+    /// (both under it), nothing writes to the drain's file any more, and its caller may close it.
+    /// The progress is returned, to be reported once the lock is released: a handler that cancels
+    /// the call cancels this channel, which takes the lock again.
+    private static func write(_ data: Data, to state: inout State) -> (error: (any Error)?, report: ProgressReport?) {
+        guard var sink = state.sink else { return (nil, nil) }
         do {
-            try sink.write(data)
+            try sink.writeUnreported(data)
         } catch {
-            return error
+            return (error, nil)
         }
         state.sink = sink
-        return nil
+        return (nil, sink.progress.map { ProgressReport(progress: $0, offset: sink.offset) })
+    }
+
+    /// A sink's progress, told the offset its writes reached.
+    private struct ProgressReport {
+        let progress: @Sendable (Int64) -> Void
+        let offset: Int64
+
+        func perform() { progress(offset) }
     }
 
     /// Keeps `data` for the reader: in memory within the window, past it in the spool file.
@@ -186,9 +199,10 @@ final class BodyChannel: Sendable {
 
     /// Writes the whole body through `writer` and returns the offset its end reached. What waits
     /// (in memory, spooled) is written from here; after that each chunk is written where it
-    /// arrives, and the writer's progress runs there too, inside the channel's lock: on
+    /// arrives, and the writer's progress runs there too, just after the channel's lock: on
     /// URLSession's work queue, so it must return at once. Cancelling the task cancels the body;
-    /// the writer's file and progress are not used once this returns or throws.
+    /// the writer's file is not used once this returns or throws, and its progress is told at
+    /// most the offset of a write made before then.
     func drain(into writer: FileWriter) async throws -> Int64 {
         var writer = writer
         while true {

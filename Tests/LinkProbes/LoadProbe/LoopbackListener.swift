@@ -1,0 +1,1 @@
+../../NetTransportConformanceTests/LoopbackListener.swift
