@@ -201,8 +201,8 @@ struct OpenAPITestAPI: APIProtocol {
     }
 
     func getMe(_ input: Operations.GetMe.Input) async throws -> Operations.GetMe.Output {
-        state.arrived("/api/me")
         let authorization = RawRequestCapture.current?.headers[.authorization] ?? ""
+        state.arrived("/api/me " + authorization)
         guard authorization.hasPrefix("Bearer "), state.accepts(String(authorization.dropFirst(7))) else {
             return .unauthorized(.init(headers: .init(wwwAuthenticate: "Bearer")))
         }

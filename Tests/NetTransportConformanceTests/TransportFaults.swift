@@ -329,14 +329,21 @@ enum TransportFaults {
             #expect(FaultServer.shared.count(key) == 1)
         },
         Fault(name: "a 5xx storm with Retry-After: waits as told, then gives up with the last 503") { subject in
-            let client = NetworkClient(transport: subject.make(), interceptors: [RetryPolicy(maximumRetries: 2, baseDelay: .milliseconds(1))])
+            // The waits on a manual clock: each retry waits for the server's 1 s (not the
+            // policy's 1 ms backoff, not 2 s) and sends nothing before the clock has moved.
+            let clock = ManualClock()
+            let client = NetworkClient(transport: subject.make(), interceptors: [RetryPolicy(maximumRetries: 2, baseDelay: .milliseconds(1))], clock: clock)
             let key = UUID().uuidString
-            let clock = ContinuousClock()
-            let start = clock.now
-            // The timeout is the whole call's: both waits and three exchanges.
-            let response = try await client.requestData(for: try request("/storm?key=\(key)&failures=100&retry-after=1", timeout: TestTiming.scaled(.seconds(30))))
+            // The timeout is the whole call's, on the same clock: both waits and three exchanges.
+            let call = Task { try await client.requestData(for: try request("/storm?key=\(key)&failures=100&retry-after=1", timeout: .seconds(30))) }
+            for sent in 1...2 {
+                let waiting = await eventually(within: TestTiming.scaled(.seconds(20))) { clock.pendingDelays.first == .seconds(1) }
+                #expect(waiting, "after request \(sent) the call waits \(clock.pendingDelays), not the server's 1 s first")
+                #expect(FaultServer.shared.count(key) == sent)
+                clock.advance(by: .seconds(1))
+            }
+            let response = try await call.value
             #expect(response.statusCode == 503 && FaultServer.shared.count(key) == 3, "count \(FaultServer.shared.count(key))")
-            #expect(clock.now - start >= .seconds(2), "two retries each waited Retry-After: 1")
             #expect(throws: NetworkError.self) { try response.validate() }
         },
     ]

@@ -164,10 +164,13 @@ enum TransportStreaming {
             let key = UUID().uuidString
             let client = NetworkClient(transport: make(), maximumConcurrentRequests: 1)
             let stream = try await client.requestStream(for: url("/hold?key=\(key)&first=10&size=20"))
-            // The one permit is the stream's: a second call waits for it, and hangs (caught by its
-            // deadline) if the end of the body never frees it. That it waits is not shown here: no
-            // event tells a waiting call from one not yet sent.
+            // The one permit is the stream's: a second call waits in the limit's line for it (seen
+            // there before the body is released), and hangs (caught by its deadline) if the end of
+            // the body never frees it.
+            let limited = try #require(client.transport as? ConcurrencyLimitedTransport)
             let second = Task { try await client.requestData(for: url("/ok?size=5")).data.count }
+            let waiting = await eventually(within: TestTiming.scaled(.seconds(20))) { limited.waitingCount == 1 }
+            #expect(waiting, "the second call never waited for the stream's permit")
             FaultServer.shared.release(key)
             var received = 0
             for try await chunk in stream.body { received += chunk.count }

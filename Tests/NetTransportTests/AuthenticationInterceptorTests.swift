@@ -23,7 +23,11 @@ struct AuthenticationInterceptorTests {
         let auth = AuthenticationInterceptor<String>(credential: "stale", header: bearer) { rejected in
             #expect(rejected == "stale")
             await refreshes.increment()
-            try await Task.sleep(for: .milliseconds(50))
+            // Answers once all 100 requests have been sent with the stale credential: every 401
+            // meets this refresh in flight (joins it) or just ended (sees its new credential), however
+            // late a loaded machine starts a task. A request signed after it would be sent fresh
+            // and prove nothing about single flight.
+            while stub.requests.count < 100 { try await Task.sleep(for: .milliseconds(1)) }
             return "fresh"
         }
         let client = NetworkClient(transport: stub, interceptors: [auth])
@@ -38,7 +42,7 @@ struct AuthenticationInterceptorTests {
         #expect(try await auth.credential() == "fresh")
         let rejected = stub.requests.filter { $0.request.headers["Authorization"] == "Bearer stale" }.count
         let accepted = stub.requests.filter { $0.request.headers["Authorization"] == "Bearer fresh" }.count
-        #expect(accepted == 100)
+        #expect(rejected == 100 && accepted == 100)
         #expect(rejected + accepted == stub.requests.count)
     }
 

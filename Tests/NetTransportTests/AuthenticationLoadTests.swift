@@ -24,14 +24,16 @@ struct AuthenticationLoadTests {
     @Test("exactly one refresh; every request succeeds; none is sent twice with the stale token")
     func oneRefresh() async throws {
         let refreshes = Counter()
-        let (client, auth) = Self.client { rejected in
-            #expect(rejected == "stale")
-            await refreshes.increment()
-            try await Task.sleep(for: .milliseconds(100))
-            return "fresh"
-        }
         let prefix = "ok-\(UUID().uuidString.prefix(8))-"
         let base = try await LoopbackServer.shared.baseURL().absoluteString
+        let (client, auth) = Self.client(refresh: { rejected in
+            #expect(rejected == "stale")
+            await refreshes.increment()
+            // Answers once the server has every request with the stale token (the barrier below
+            // sends them all with it): every 401 joins this refresh or sees its new credential.
+            while LoopbackServer.authArrivals(prefix: prefix).count < Self.count { try await Task.sleep(for: .milliseconds(5)) }
+            return "fresh"
+        }, afterSigning: [SigningBarrier(count: Self.count)])
         try await withThrowingTaskGroup(of: HTTPCode.self) { group in
             for index in 0..<Self.count {
                 group.addTask { try await client.requestData(for: "\(base)/auth/\(prefix)\(index)").statusCode }
@@ -43,9 +45,9 @@ struct AuthenticationLoadTests {
         let arrivals = LoopbackServer.authArrivals(prefix: prefix)
         let staleByID = Dictionary(grouping: arrivals.filter { $0.authorization == "Bearer stale" }, by: \.id)
         let freshByID = Dictionary(grouping: arrivals.filter { $0.authorization == "Bearer fresh" }, by: \.id)
-        #expect(staleByID.values.allSatisfy { $0.count == 1 }, "a request was sent twice with the stale token")
+        #expect(staleByID.count == Self.count && staleByID.values.allSatisfy { $0.count == 1 }, "a request was sent twice with the stale token")
         #expect(freshByID.count == Self.count && freshByID.values.allSatisfy { $0.count == 1 })
-        #expect(arrivals.count == staleByID.count + Self.count)
+        #expect(arrivals.count == 2 * Self.count)
     }
 
     @Test("a failing refresh: all 1,000 fail with the same error, none resent with the stale token")
@@ -78,6 +80,7 @@ struct AuthenticationLoadTests {
         #expect(errors.allSatisfy { ($0 as? RefreshRefused) == RefreshRefused() }, "every request fails with the refresh's own error")
         #expect(await refreshes.value == 1)
         let arrivals = LoopbackServer.authArrivals(prefix: prefix)
+        #expect(arrivals.count == Self.count, "each request sent once, with the stale token, before the refresh failed")
         #expect(arrivals.allSatisfy { $0.authorization == "Bearer stale" })
         #expect(Dictionary(grouping: arrivals, by: \.id).values.allSatisfy { $0.count == 1 }, "a request was resent with the stale token")
     }

@@ -11,16 +11,27 @@ import Testing
 struct ClientFeaturesTests {
     @Test("no more than maximumConcurrentRequests are on the transport at once")
     func concurrencyLimit() async throws {
+        // Judged by what is where, not by how long a call stays: every call waits on the transport
+        // until the test opens the gate, and the gate opens only once all 40 are accounted for, 4
+        // on the transport and 36 in the limit's line. A fifth let through would be seen there.
         let inFlight = Counter()
+        let gate = AsyncSignal()
         let stub = StubTransport { _ in
             await inFlight.enter()
-            try? await Task.sleep(for: .milliseconds(30))
+            await gate.wait()
             await inFlight.leave()
             return .status(.ok)
         }
         let client = NetworkClient(transport: stub, maximumConcurrentRequests: 4)
+        let limited = try #require(client.transport as? ConcurrencyLimitedTransport)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<40 { group.addTask { _ = try await client.requestData(for: "https://host/x") } }
+            let accountedFor = await eventually(within: TestTiming.scaled(.seconds(20))) {
+                await inFlight.current == 4 && limited.waitingCount == 36
+            }
+            let onTransport = await inFlight.current
+            #expect(accountedFor, "\(onTransport) on the transport, \(limited.waitingCount) waiting")
+            gate.fire()
             try await group.waitForAll()
         }
         #expect(await inFlight.peak == 4)

@@ -39,7 +39,7 @@ import Testing
         }
         #expect(scheduler.entriesHeld <= 2 * 2 + 64)  // swept
         // A bound for a hang only: the deadline is 0.1 s away.
-        #expect(await eventually(within: .seconds(30)) { soon.passed.withLock { $0 } == 1 })
+        #expect(await eventually(within: TestTiming.scaled(.seconds(30))) { soon.passed.withLock { $0 } == 1 })
         #expect(later.passed.withLock { $0 } == 0)
     }
 

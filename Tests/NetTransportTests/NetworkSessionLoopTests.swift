@@ -104,11 +104,13 @@ struct NetworkSessionLoopTests {
         #expect(stub.requests.count == 1)
     }
 
-    @Test("cancellation during a stubbed delay ends the call as cancelled")
+    @Test("cancellation during a stubbed delay ends the call as cancelled", .timeLimit(.minutes(1)))
     func cancelDuringDelay() async throws {
+        // An hour's delay and deadline: a cancellation that does not reach the delay hangs into
+        // the time limit instead of ending some other way.
         let stub = StubTransport()
-        stub.on(nil, "*", respond: StubResponse.status(.ok).delayed(by: .seconds(30)))
-        let client = NetworkClient(transport: stub)
+        stub.on(nil, "*", respond: StubResponse.status(.ok).delayed(by: .seconds(3600)))
+        let client = NetworkClient(transport: stub, timeout: .seconds(3600))
         let task = Task { try await client.requestData(for: "https://host/x") }
         // Cancelled once the stub has the request, so the cancellation meets its delay.
         try #require(await eventually(within: TestTiming.scaled(.seconds(20))) { stub.requests.count == 1 })

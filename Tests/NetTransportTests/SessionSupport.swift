@@ -39,7 +39,7 @@ struct RefreshRefused: Error, Equatable {}
 actor Counter {
     private(set) var value = 0
     private(set) var peak = 0
-    private var current = 0
+    private(set) var current = 0
     @discardableResult func increment() -> Int { value += 1; return value }
     func enter() { current += 1; peak = max(peak, current) }
     func leave() { current -= 1 }

@@ -65,7 +65,7 @@ h9v+XZkpgtNJkpI8nOJEScdD
     /// Python's `ssl` module serving HTTPS on a free port; writes the port to a file once listening
     /// and a line to another file for every request that reaches it.
     static let server = """
-        import http.server, ssl, sys
+        import http.server, os, ssl, sys
         class Handler(http.server.BaseHTTPRequestHandler):
             def do_GET(self):
                 open(sys.argv[4], "a").write("reached")
@@ -75,7 +75,8 @@ h9v+XZkpgtNJkpI8nOJEScdD
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.load_cert_chain(sys.argv[1], sys.argv[2])
         httpd.socket = context.wrap_socket(httpd.socket, server_side=True)
-        open(sys.argv[3], "w").write(str(httpd.server_address[1]))
+        open(sys.argv[3] + ".new", "w").write(str(httpd.server_address[1]))
+        os.replace(sys.argv[3] + ".new", sys.argv[3])  # whole, never read half written
         httpd.serve_forever()
         """
 
@@ -88,12 +89,14 @@ h9v+XZkpgtNJkpI8nOJEScdD
         try Self.certificate.write(toFile: paths[0], atomically: true, encoding: .utf8)
         try Self.privateKey.write(toFile: paths[1], atomically: true, encoding: .utf8)
         let process = try Subprocess("/usr/bin/env", ["python3", "-c", Self.server] + paths)
+        // The port file appears once the server listens (bounded to catch one that never starts,
+        // however slowly a busy machine starts Python).
         var port = ""
-        for _ in 0..<100 where port.isEmpty {
-            try await Task.sleep(for: .milliseconds(50))
+        let listening = await eventually(within: TestTiming.scaled(.seconds(30)), every: .milliseconds(20)) {
             port = (try? String(contentsOfFile: paths[2], encoding: .utf8)) ?? ""
+            return !port.isEmpty
         }
-        try #require(!port.isEmpty, "the HTTPS server did not start: \(process.standardError)")
+        try #require(listening, "the HTTPS server did not start: \(process.standardError)")
         let request = try NetworkRequest(url: "https://127.0.0.1:\(port)/", timeout: .seconds(10))
         await #expect {
             _ = try await URLSessionTransport().send(request)

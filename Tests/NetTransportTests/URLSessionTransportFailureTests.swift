@@ -22,8 +22,10 @@ struct URLSessionTransportFailureTests {
             let started = ContinuousClock.now
             let error = await #expect(throws: NetworkError.self) { _ = try await transport.send(request) }
             let elapsed = ContinuousClock.now - started
-            guard case .timedOut = error.flatMap(TransportTest.transportFailure) else {
-                Issue.record("expected timedOut, got \(String(describing: error))")
+            // Net's own deadline, not URLSession's fallback timer (which reports URLError -1001):
+            // the bound below stretches under sanitizers, this does not.
+            guard case .timedOut(let message) = error.flatMap(TransportTest.transportFailure), !message.contains("URLError") else {
+                Issue.record("expected Net's timedOut, got \(String(describing: error))")
                 return
             }
             #expect(elapsed >= .milliseconds(480))
@@ -86,11 +88,13 @@ struct URLSessionTransportFailureTests {
 
     @Test("cancelling 100 in-flight requests: no hang, no crash, every one ends as cancelled")
     func cancelHundred() async throws {
-        // The server would answer after 20 s: ending well before that means cancellation worked.
-        // They are cancelled once the server has the first of them (the rest wait for one of
-        // URLSession's connections, or are on their way), so cancellation meets requests in flight.
+        // The server would answer after 20 s (stretched with the bound below, under sanitizers):
+        // ending well before that means cancellation worked. They are cancelled once the server
+        // has the first of them (the rest wait for one of URLSession's connections, or are on
+        // their way), so cancellation meets requests in flight.
         let key = UUID().uuidString
-        let request = try await TransportTest.request("/delay/20000?key=\(key)")
+        let answerAfter = TestTiming.scaled(.seconds(20))
+        let request = try await TransportTest.request("/delay/\(Int(answerAfter / .milliseconds(1)))?key=\(key)")
         let tasks = (0..<100).map { _ in
             Task { try await transport.send(request) }
         }
@@ -109,7 +113,7 @@ struct URLSessionTransportFailureTests {
         #expect(cancelled == 100)
         // Below the server's 20 s: a cancellation that waited for the server would show. (About
         // 0.1 s alone; up to 6 s in a loaded full run, where the same URLSession serves other tests.)
-        #expect(ContinuousClock.now - started < TestTiming.scaled(.seconds(15)))
+        #expect(ContinuousClock.now - started < answerAfter * 0.75)
         // The transport is still usable afterwards.
         #expect(try await transport.send(try await TransportTest.request("/echo")).head.statusCode == 200)
     }
