@@ -119,11 +119,12 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
     }
 
     /// The error a failed exchange throws. What the relay saw (a pin mismatch, a refused
-    /// certificate) says more than the closed connection AsyncHTTPClient saw.
+    /// certificate) says more than the closed connection AsyncHTTPClient saw, unless the call was
+    /// given up: the relay then closes its connection under a handshake, and reports that.
     @inline(never)  // the mapped error's temporaries stay out of `start`'s async frame
     private func failure(_ error: any Error, of request: NetworkRequest, via relay: OriginRelay?,
                          failuresBefore: Int, proxy: NetworkProxy?) -> any Error {
-        if let failure = relay?.failures.failure(since: failuresBefore) { return failure }
+        if !Task.isCancelled, let failure = relay?.failures.failure(since: failuresBefore) { return failure }
         return ErrorMapping.networkError(for: error, request: request, limits: configuration.responseLimits, proxy: proxy)
     }
 
@@ -336,7 +337,9 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
 
     static func decompressionLimit(_ limit: ResponseLimits.DecompressionLimit) -> NIOHTTPDecompression.DecompressionLimit {
         switch limit {
-        case .ratio(let ratio): .ratio(max(1, ratio))
+        // SwiftNIO multiplies the ratio by the compressed bytes so far without an overflow
+        // check: at 2²⁰ that holds past 8 TiB received.
+        case .ratio(let ratio): .ratio(min(max(1, ratio), 1 << 20))
         case .size(let bytes): .size(Int(clamping: bytes))
         case .none: .none
         }

@@ -38,6 +38,11 @@ extension TLSSettings {
     private static func privateKey(_ identity: ClientIdentity) throws(NetworkError) -> NIOSSLPrivateKey {
         // Always with a callback: without one, BoringSSL would prompt for a passphrase on stdin.
         let passphrase = Array((identity.passphrase ?? "").utf8)
+        // SwiftNIO's TLS turns each byte into a signed C character and traps on any above 127
+        // (swift-nio-ssl 2.x, SSLPrivateKey): such a passphrase is refused here instead.
+        guard passphrase.allSatisfy({ $0 < 0x80 }) else {
+            throw .transport(.invalidTLSSettings("the private key's passphrase has characters other than ASCII, which SwiftNIO's TLS cannot take"))
+        }
         do {
             return try NIOSSLPrivateKey(bytes: Array(identity.privateKeyPEM.utf8), format: .pem) { (setter: NIOSSLPassphraseSetter<[UInt8]>) in
                 setter(passphrase)

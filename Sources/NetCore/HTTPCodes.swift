@@ -97,7 +97,7 @@ public struct HTTPCodes: Sendable, Hashable, ExpressibleByArrayLiteral, CustomSt
     /// Lists the intervals, such as `200...299, 304`.
     public var description: String {
         if intervals.isEmpty { return "[]" }
-        return intervals.map { $0.count == 1 ? String($0.lowerBound) : "\($0.lowerBound)...\($0.upperBound)" }
+        return intervals.map { $0.lowerBound == $0.upperBound ? String($0.lowerBound) : "\($0.lowerBound)...\($0.upperBound)" }
             .joined(separator: ", ")
     }
 

@@ -22,6 +22,10 @@ public struct NetworkMultipartForm: Sendable {
     /// The chunk size of ``bodyStream(chunkSize:)``: 64 KiB.
     public static let defaultChunkSize = 64 * 1024
 
+    /// The largest chunk ``bodyStream(chunkSize:)`` makes, 16 MiB: the form is streamed, and a
+    /// larger chunk size would read a large file into memory whole.
+    public static let largestChunkSize = 16 << 20
+
     /// Encodes `parts` in order.
     ///
     /// - Parameter boundary: your own boundary (1–70 characters from RFC 2046's set, not ending in
@@ -71,10 +75,11 @@ public struct NetworkMultipartForm: Sendable {
     /// `multipart/form-data; boundary=…`, for the request's `Content-Type`.
     public var contentType: String { "multipart/form-data; boundary=\(boundary)" }
 
-    /// The body as a stream of chunks of at most `chunkSize` bytes, replayable for retries and
-    /// redirects. Its reader fails with a typed error if a file changes size meanwhile.
+    /// The body as a stream of chunks of at most `chunkSize` bytes (from 1 to
+    /// ``largestChunkSize``), replayable for retries and redirects. Its reader fails with a typed
+    /// error if a file changes size meanwhile.
     public func bodyStream(chunkSize: Int = NetworkMultipartForm.defaultChunkSize) -> NetworkBodyStream {
-        let chunks = MultipartChunks(segments: segments, length: contentLength, chunkSize: max(1, chunkSize))
+        let chunks = MultipartChunks(segments: segments, length: contentLength, chunkSize: min(max(1, chunkSize), Self.largestChunkSize))
         return NetworkBodyStream(length: contentLength) { chunks }
     }
 

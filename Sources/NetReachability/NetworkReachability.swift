@@ -48,12 +48,15 @@ public final class NetworkReachability: Sendable {
     /// Creates a monitor; throws ``ReachabilityError`` if rtnetlink is not available.
     ///
     /// - Parameter debounce: how long kernel events must settle before the state is re-read
-    ///   (a burst then gives one element); 50 ms by default, zero or more.
+    ///   (a burst then gives one element); 50 ms by default, from zero to a day.
     public init(debounce: Duration = .milliseconds(50)) throws {
-        guard debounce >= .zero else { throw ReachabilityError.invalidDebounce(debounce) }
+        guard debounce >= .zero, debounce <= Self.longestDebounce else { throw ReachabilityError.invalidDebounce(debounce) }
         self.debounce = debounce
         close(try NetlinkSocket.open(groups: 0))
     }
+
+    /// The longest debounce: a day, far inside what the monitor's clock arithmetic holds.
+    public static let longestDebounce = Duration.seconds(86_400)
 
     deinit { stopNotifier() }
 

@@ -11,7 +11,7 @@ public enum ReachabilityError: Error, Sendable, Hashable, CustomStringConvertibl
     case malformedReply
     /// `startNotifier()` was called while a notifier is running; call `stopNotifier()` first.
     case alreadyRunning
-    /// A negative debounce was given.
+    /// A debounce below zero or above ``NetworkReachability/longestDebounce`` was given.
     case invalidDebounce(Duration)
 
     /// Names the call and the system's message.
@@ -21,7 +21,7 @@ public enum ReachabilityError: Error, Sendable, Hashable, CustomStringConvertibl
         case .kernel(let code): "the kernel refused a netlink request: \(String(cString: strerror(code))) (errno \(code))"
         case .malformedReply: "the kernel's netlink reply was malformed"
         case .alreadyRunning: "the notifier is already running; call stopNotifier() first"
-        case .invalidDebounce(let debounce): "the debounce must be zero or more, not \(debounce)"
+        case .invalidDebounce(let debounce): "the debounce must be from zero to a day, not \(debounce)"
         }
     }
 }

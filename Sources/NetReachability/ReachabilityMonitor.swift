@@ -89,6 +89,8 @@ final class ReachabilityMonitor: Sendable {
     private static func milliseconds(until deadline: ContinuousClock.Instant, clock: ContinuousClock) -> Int32 {
         let remaining = clock.now.duration(to: deadline)
         guard remaining > .zero else { return 0 }
+        // poll(2) waits at most Int32.max ms (24.8 days); the loop polls again until the deadline.
+        guard remaining < .milliseconds(Int32.max) else { return Int32.max }
         let (seconds, attoseconds) = remaining.components
         let milliseconds = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
         return Int32(clamping: milliseconds)

@@ -115,7 +115,8 @@ enum BodyFile {
         guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { throw .notRegularFile }
         guard Int64(status.st_size) <= Int64(limit) else { throw .largerThan(limit) }
         let data: Data
-        do { data = try handle.read(upToCount: limit + 1) ?? Data() } catch { throw .unreadable("\(error)") }
+        // One byte past the limit shows a file grown since `fstat` (no limit is `Int.max`).
+        do { data = try handle.read(upToCount: min(limit, Int.max - 1) + 1) ?? Data() } catch { throw .unreadable("\(error)") }
         guard data.count <= limit else { throw .largerThan(limit) }
         return data
     }

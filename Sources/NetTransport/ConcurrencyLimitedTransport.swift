@@ -102,6 +102,10 @@ final class Permits: Sendable {
     /// How many tasks are waiting in line.
     var waitingCount: Int { state.withLock { $0.waiters.count } }
 
+    /// How many tasks have a number and have not joined the line yet (for tests: after every
+    /// acquire has ended it must be 0, however their cancels fell).
+    var joiningCount: Int { state.withLock { $0.joining.count } }
+
     func release() {
         let next = state.withLock { state -> CheckedContinuation<Void, any Error>? in
             guard !state.waiters.isEmpty else {

@@ -1,4 +1,5 @@
 import Foundation
+import NetCore
 
 /// Runs actions at deadlines, from one thread for the whole process.
 ///
@@ -35,7 +36,9 @@ final class DeadlineScheduler: Sendable {
     /// Tells `action` on the scheduler's thread once `delay` has passed, unless cancelled first.
     /// Keep the action short: every deadline shares the thread.
     func schedule(after delay: Duration, _ action: some DeadlineAction) -> Int {
-        // Saturating: a timeout of 10^11 s means "never", not an overflow trap.
+        // Saturating: a timeout of 10^11 s means "never", not an overflow trap (and `components`
+        // itself traps past `Int64.max` seconds, so the delay is held to the longest wait first).
+        let delay = min(delay, .longestWait)
         let seconds = UInt64(max(0, delay.components.seconds)).multipliedReportingOverflow(by: 1_000_000_000)
         let fraction = UInt64(max(0, delay.components.attoseconds / 1_000_000_000))
         let nanoseconds = seconds.overflow ? UInt64.max : seconds.partialValue.addingReportingOverflow(fraction).partialValue

@@ -37,5 +37,7 @@ public struct NetworkProgress: Sendable, Hashable, CustomStringConvertible {
 
 /// Receives progress reports from a transport; called from any thread, and it must return quickly
 /// and never block: URLSessionTransport calls it on FoundationNetworking's one work queue, which
-/// every transfer of its session shares, so a handler that waits stalls them all.
+/// every transfer of its session shares, so a handler that waits stalls them all. It may cancel
+/// the call. A download's last report may come just after its call failed or was cancelled (the
+/// chunk it reports was written as the call ended), never after a call that succeeded.
 public typealias TransportProgressHandler = @Sendable (NetworkProgress) -> Void

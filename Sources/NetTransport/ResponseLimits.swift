@@ -32,7 +32,10 @@ public struct ResponseLimits: Sendable, Hashable {
         /// At most this many decoded bytes per compressed byte received (AsyncHTTPClient's model).
         /// A transport that sees only decoded bytes (URLSession on Linux) checks the ratio against
         /// the declared `Content-Length`, which a server can overstate, so it also holds every
-        /// compressed body to ``ResponseLimits/maximumInMemoryBodySize``, wherever it goes.
+        /// compressed body to ``ResponseLimits/maximumInMemoryBodySize``, wherever it goes. A ratio
+        /// below 1 counts as 1; one above 2²⁰ counts as 2²⁰ on AsyncHTTPClientTransport (SwiftNIO
+        /// multiplies it by the bytes received, unchecked), and a limit past what an `Int64` holds
+        /// as none on URLSessionTransport.
         case ratio(Int)
         /// At most this many decoded bytes in all.
         case size(Int64)

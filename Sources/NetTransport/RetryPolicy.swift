@@ -71,8 +71,14 @@ public struct RetryPolicy: NetworkInterceptor {
 
     /// The backoff before retry `retryNumber` (0 for the first retry), jitter included.
     public func backoff(forRetry retryNumber: Int) -> Duration {
-        let exponent = Double(min(retryNumber, 60))
-        let seconds = min(baseDelay.secondsValue * pow(multiplier, exponent), maximumDelay.secondsValue)
+        // The settings are variables: held to the initialiser's ranges again here (a multiplier
+        // or jitter that is not a number, a delay past what a clock can wait), so that no value
+        // of them can trap.
+        let exponent = Double(min(max(0, retryNumber), 60))
+        let multiplier = multiplier.isNaN ? 1 : max(1, multiplier)
+        let jitter = jitter.isNaN ? 0 : min(1, max(0, jitter))
+        let grown = baseDelay.secondsValue * pow(multiplier, exponent)
+        let seconds = max(0, min(grown.isNaN ? 0 : grown, maximumDelay.secondsValue, Duration.longestWait.secondsValue))
         let spread = jitter > 0 ? Double.random(in: -jitter...jitter) : 0
         return .milliseconds(Int64((seconds * (1 + spread) * 1000).rounded()))
     }

@@ -99,7 +99,8 @@ public final class StubTransport: Transport {
         case .handler(let handler): try await handler(request)
         case .fallback: fallback
         }
-        if answer.delay > .zero { try await Task.sleep(for: answer.delay) }
+        // Held to the longest wait: a clock's sleep traps past `Int64.max` seconds.
+        if answer.delay > .zero { try await Task.sleep(for: min(answer.delay, .longestWait)) }
         switch answer.outcome {
         case .failure(let failure):
             throw NetworkError.transport(failure)

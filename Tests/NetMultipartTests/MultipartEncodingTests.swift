@@ -209,4 +209,20 @@ struct MultipartEncodingTests {
             await #expect { _ = try await form.encodedData() } throws: { unreadable($0, path: file.path) }
         }
     }
+
+    @Test("a multipart stream asked for chunks of Int.max bytes makes chunks of at most 16 MiB", .timeLimit(.minutes(1)))
+    func multipartChunkSize() async throws {
+        let form = try NetworkMultipartForm(parts: [
+            NetworkMultipartFormFileRequest(name: "f", filename: "f.bin", value: Data(count: 40 << 20)),
+        ])
+        var largest = 0
+        var total = 0
+        var reader = form.bodyStream(chunkSize: .max).makeReader()
+        while let chunk = try await reader.next() {
+            largest = max(largest, chunk.count)
+            total += chunk.count
+        }
+        #expect(largest == NetworkMultipartForm.largestChunkSize)
+        #expect(Int64(total) == form.contentLength)
+    }
 }

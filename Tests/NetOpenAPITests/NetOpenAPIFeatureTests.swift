@@ -73,7 +73,8 @@ struct NetOpenAPIFeatureTests {
 /// One refresh for any number of concurrent 401s, through the generated client.
 @Suite("NetOpenAPITransport: authentication refresh", .serialized)
 struct NetOpenAPIAuthenticationTests {
-    @Test("20 concurrent operations with an expired token: one refresh, every operation succeeds with the new token", arguments: ClientUnderTest.net)
+    @Test("20 concurrent operations with an expired token: one refresh, every operation succeeds with the new token",
+          .timeLimit(.minutes(1)), arguments: ClientUnderTest.net)
     func singleFlightRefresh(_ under: ClientUnderTest) async throws {
         let state = OpenAPITestServer.state
         let fresh = "token-\(UUID().uuidString)"
@@ -85,12 +86,14 @@ struct NetOpenAPIAuthenticationTests {
             header: { .header(key: "Authorization", value: "Bearer \($0)") },
             refresh: { _ in
                 refreshes.withLock { $0 += 1 }
-                // Answers once all 20 operations reached the server with the expired token, so
-                // every 401 meets this refresh in flight or just ended, never a later one's turn.
-                while state.arrivals("/api/me Bearer \(expired)") < 20 { try await Task.sleep(for: .milliseconds(2)) }
+                // Answers once all 20 operations reached the server with the expired token (the
+                // barrier holds each signed one until all are), so every 401 meets this refresh
+                // in flight or just ended. Bounded: one that never arrives fails the count below.
+                let arrived = await eventually(within: TestTiming.scaled(.seconds(20))) { state.arrivals("/api/me Bearer \(expired)") >= 20 }
+                #expect(arrived, "not every operation reached the server before the refresh")
                 return fresh
             })
-        let client = try await under.client(interceptors: [authentication])
+        let client = try await under.client(interceptors: [authentication, SigningBarrier(count: 20)])
         let answers = try await withThrowingTaskGroup(of: Components.Schemas.Me.self) { group in
             for _ in 0..<20 { group.addTask { try await client.getMe().ok.body.json } }
             return try await group.reduce(into: []) { $0.append($1) }

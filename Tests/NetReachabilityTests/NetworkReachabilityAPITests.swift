@@ -6,6 +6,11 @@ struct NetworkReachabilityAPITests {
     @Test("Bad input and misuse are typed errors")
     func misuse() throws {
         #expect(throws: ReachabilityError.invalidDebounce(.milliseconds(-1))) { try NetworkReachability(debounce: .milliseconds(-1)) }
+        // Past a day, as far as Duration goes (its poll would have trapped on the millisecond count).
+        for tooLong in [NetworkReachability.longestDebounce + .nanoseconds(1), .seconds(Int64.max), .seconds(UInt64.max)] {
+            #expect(throws: ReachabilityError.invalidDebounce(tooLong)) { try NetworkReachability(debounce: tooLong) }
+        }
+        _ = try NetworkReachability(debounce: NetworkReachability.longestDebounce)
         let reachability = try NetworkReachability(debounce: .zero)
         let stream = try reachability.startNotifier()
         #expect(throws: ReachabilityError.alreadyRunning) { try reachability.startNotifier() }

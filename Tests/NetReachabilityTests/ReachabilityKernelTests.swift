@@ -125,9 +125,21 @@ struct ReachabilityKernelTests {
         try await namespace.ip("link add veth0 type veth peer name veth1")
         try await namespace.ip("link set veth1 up")
         try await namespace.ip("link set veth0 up")
+        // The carrier comes up a moment later, asynchronously in the kernel: started after it,
+        // the monitor has no event still to come.
+        let carrier = try await eventually(within: TestTiming.scaled(.seconds(20)), every: .milliseconds(20)) {
+            String(decoding: try await runProcessOffPool(namespace.ip, ["-n", namespace.name, "link", "show", "veth0"]), as: UTF8.self).contains("state UP")
+        }
+        try #require(carrier, "veth0 never came up")
         let daemon = try DaemonRun(namespace: namespace, arguments: [])
         _ = try await daemon.waitFor("the first element") { _ in true }
         let pid = daemon.pid  // `ip netns exec` execs the daemon in place
+        // The first element comes before the monitor's thread starts: the count begins once that
+        // thread sleeps in poll(2) with no timeout (its system call, read from the kernel).
+        let monitorThread = await eventually(within: TestTiming.scaled(.seconds(20))) {
+            Self.threadSleepsInPollForever(pid: pid, named: "NetReachability")
+        }
+        try #require(monitorThread, "the monitor's thread never slept in poll(2) without a timeout")
         func cpuTicks() throws -> Int {
             let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
             let fields = stat.split(separator: ")").last?.split(separator: " ") ?? []
@@ -152,6 +164,7 @@ struct ReachabilityKernelTests {
         let (ticksBefore, switchesBefore) = (try cpuTicks(), try switches())
         try await Task.sleep(for: .seconds(2))  // the idle period observed, not a wait for an event
         let (ticks, switchesAfter) = (try cpuTicks() - ticksBefore, try switches())
+        #expect(Self.threadSleepsInPollForever(pid: pid, named: "NetReachability"), "the monitor's thread left its poll(2)")
         let monitorBefore = try #require(switchesBefore["NetReachability"], "no monitor thread among \(switchesBefore.keys)")
         let monitor = (switchesAfter["NetReachability"] ?? 0) - monitorBefore
         let wakeUps = switchesAfter.values.reduce(0, +) - switchesBefore.values.reduce(0, +)
@@ -163,6 +176,27 @@ struct ReachabilityKernelTests {
         #expect(monitor == 0, "the monitor's thread was switched \(monitor) times in 2 s")
         #expect(wakeUps <= 12, "the idle monitor's threads were switched \(wakeUps) times in 2 s")
         print("reachability idle: \(ticks) clock ticks (1 tick = 10 ms), \(wakeUps) context switches in 2 s (\(monitor) on the monitor's thread)")
+    }
+
+    /// Whether a thread of `pid` named `name` is blocked in poll(2) with an infinite timeout, by
+    /// `/proc/PID/task/TID/syscall` ("NUMBER ARG1 ARG2 ARG3 …"): poll is 7 on x86_64 (its third
+    /// argument the timeout, -1), ppoll 73 on arm64 (its third a null timeout pointer).
+    static func threadSleepsInPollForever(pid: Int32, named name: String) -> Bool {
+        guard let threads = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else { return false }
+        return threads.contains { thread in
+            let path = "/proc/\(pid)/task/\(thread)"
+            guard (try? String(contentsOfFile: path + "/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) == name,
+                  let call = try? String(contentsOfFile: path + "/syscall", encoding: .utf8) else { return false }
+            let fields = call.split(separator: " ")
+            guard fields.count > 3 else { return false }
+            #if arch(x86_64)
+            return fields[0] == "7" && fields[3] == "0xffffffff"
+            #elseif arch(arm64)
+            return fields[0] == "73" && fields[3] == "0x0"
+            #else
+            return false
+            #endif
+        }
     }
 
     @Test("Latency from the kernel's route event to the element")

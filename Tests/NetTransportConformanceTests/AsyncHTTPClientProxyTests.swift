@@ -173,6 +173,17 @@ struct AsyncHTTPClientProxyTests {
         }
     }
 
+    @Test("SOCKS5 with credentials: a proxy that accepts the connection and never answers; a call given up closes the relay's connection to it",
+          .timeLimit(.minutes(5)))
+    func socks5Stalled() async throws {
+        let silent = SilentTCPServer()
+        let proxy = NetworkProxy(kind: .socks5, host: "127.0.0.1", port: Int(silent.port),
+                                 credentials: .init(username: ProxyPeer.socksUsername, password: ProxyPeer.socksPassword))
+        let transport = Self.transport(ProxyConfiguration(proxy: proxy))
+        try await silent.expectGivenUpCallClosesItsConnection(
+            try NetworkRequest(url: "http://127.0.0.1:1/", timeout: .seconds(3600)), through: transport, peer: "proxy")
+    }
+
     @Test("SOCKS5: a wrong password, or none where one is required, is a typed authentication failure that never shows it")
     func socks5WrongCredentials() async throws {
         let dante = try await ProxyPeer(.danteWithCredentials)

@@ -94,6 +94,20 @@ struct AsyncHTTPClientTLSTests {
         #expect(!message.contains("s3cret") && !"\(settings)".contains("wrong") && !"\(settings)".contains("BEGIN"))
     }
 
+    @Test("a passphrase of characters other than ASCII is a typed settings error, not SwiftNIO's trap")
+    func nonASCIIPassphrase() async throws {
+        let settings = try await Self.trustingCA {
+            $0.clientIdentity = .init(certificateChainPEM: try await TLSPeers.pem("client.pem"),
+                                      privateKeyPEM: try await TLSPeers.pem("client-encrypted.key"), passphrase: "pässwort")
+        }
+        let result = await Self.outcome(Self.transport(settings), "https://127.0.0.1:1/")
+        guard case .failed(.invalidTLSSettings(let message)) = result else {
+            Issue.record("expected invalidTLSSettings, got \(result)")
+            return
+        }
+        #expect(message.contains("ASCII") && !message.contains("pässwort"))
+    }
+
     @Test("certificates that are not PEM are a typed settings error")
     func notPEM() async throws {
         let result = await Self.outcome(Self.transport(TLSSettings(trustedRoots: .only("not a certificate"))), "https://127.0.0.1:1/")

@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -5,25 +6,39 @@ import NetTestSupport
 
 /// The client side of connections to a port, read from the kernel's socket table, so a test can
 /// see a socket the transport forgot to close (CLOSE_WAIT: the server left, the client never closed).
+/// Only sockets this process holds count: the table is the whole machine's, where another process
+/// (a proxy peer relaying to the same server, another job on the host) may hold its own.
 enum ClientSockets {
-    /// The TCP states (the kernel's numbers) of the sockets whose remote end is `port`, read on a
-    /// thread of its own: after the load test the table holds thousands of lines, and scanning them
-    /// on the cooperative pool stalled other tests.
+    /// The TCP states (the kernel's numbers) of this process's sockets whose remote end is
+    /// `port`, read on a thread of its own: after the load test the table holds thousands of
+    /// lines, and scanning them on the cooperative pool stalled other tests.
     static func states(towardPort port: UInt16) async -> [UInt8] {
-        await offPool { scan(towardPort: port) }
+        await offPool { scan(towardPort: port, held: socketInodes()) }
     }
 
-    private static func scan(towardPort port: UInt16) -> [UInt8] {
+    private static func scan(towardPort port: UInt16, held: Set<Int>) -> [UInt8] {
         ["/proc/net/tcp", "/proc/net/tcp6"].flatMap { path -> [UInt8] in
             guard let table = readProcFile(path) else { return [] }
             return table.split(separator: UInt8(ascii: "\n")).dropFirst().compactMap { line in
-                // Fields: sl, local address, remote address ("HEX:PORT"), state, …
-                let fields = line.split(separator: UInt8(ascii: " "), maxSplits: 4)
-                guard fields.count > 3, let colon = fields[2].lastIndex(of: UInt8(ascii: ":")),
-                      hexValue(fields[2][(colon + 1)...]) == Int(port) else { return nil }
+                // Fields: sl, local address, remote address ("HEX:PORT"), state, queues, timer,
+                // retransmits, uid, timeout, inode (decimal), …
+                let fields = line.split(separator: UInt8(ascii: " "))
+                guard fields.count > 9, let colon = fields[2].lastIndex(of: UInt8(ascii: ":")),
+                      hexValue(fields[2][(colon + 1)...]) == Int(port),
+                      let inode = Int(String(decoding: fields[9], as: UTF8.self)), held.contains(inode) else { return nil }
                 return hexValue(fields[3]).map { UInt8(truncatingIfNeeded: $0) }
             }
         }
+    }
+
+    /// The inodes of the sockets among this process's descriptors (`socket:[INODE]` links).
+    private static func socketInodes() -> Set<Int> {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return [] }
+        return Set(entries.compactMap { entry -> Int? in
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(entry)"),
+                  target.hasPrefix("socket:[") else { return nil }
+            return Int(target.dropFirst("socket:[".count).dropLast())
+        })
     }
 
     private static func hexValue(_ digits: ArraySlice<UInt8>) -> Int? {

@@ -52,7 +52,6 @@ struct LifecycleTests {
             }
             try await group.waitForAll()
         }
-        withExtendedLifetime(transport) {}  // alive until counted: its release would close the connections
         // Never more than the limit at once, and kept alive: 200 requests on at most 4 connections.
         #expect((1...4).contains(connections.peak), "\(connections.peak) connections open at once")
         #expect(connections.accepted <= 4, "\(connections.accepted) connections for 200 requests")

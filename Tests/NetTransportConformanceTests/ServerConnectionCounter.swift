@@ -2,9 +2,9 @@ import NIOCore
 import Synchronization
 
 /// Counts a server's connections as the server itself sees them: one handler per accepted
-/// connection, added when its pipeline is built and removed when it closes. Counting in the kernel's
-/// socket table instead, by the server's port number, counts every socket on the machine toward
-/// that number on any address: on CI a pool of 4 once showed 7 there.
+/// connection, added when its pipeline is built and removed when it closes. The kernel's socket
+/// table, read by the server's port number, is an indirect count: on CI it once showed 7 sockets
+/// toward the port of a pool of 4, never explained or reproduced.
 final class ServerConnectionCounter: Sendable {
     private struct Counts {
         var open = 0

@@ -2,16 +2,17 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import NetCore
+import NetTestSupport
+import NetTransport
 import Synchronization
+import Testing
 
 /// A TCP server on 127.0.0.1 that accepts connections, reads what comes and never writes a byte:
 /// a TLS server stalled before its handshake, or a proxy that never answers. It counts the
 /// connections it accepted and those the client has closed since (read returned end of file), so
 /// a test can see that a client gave a stalled connection up rather than leaving it open.
 final class SilentTCPServer: Sendable {
-    /// One for the process, started on first use.
-    static let shared = SilentTCPServer()
-
     let port: UInt16
     private let counts = Mutex<(accepted: Int, closed: Int)>((0, 0))
 
@@ -20,7 +21,9 @@ final class SilentTCPServer: Sendable {
     /// Of those, the ones the client has closed.
     var closed: Int { counts.withLock { $0.closed } }
 
-    private init() {
+    /// Listens at once; one for each test, so that what it counts is that test's (its thread
+    /// lives as long as the test process).
+    init() {
         let listener: Int32
         (listener, port) = openLoopbackListener(backlog: 64)
         Thread.detachNewThread { [self] in
@@ -38,5 +41,20 @@ final class SilentTCPServer: Sendable {
         while read(connection, &scratch, scratch.count) > 0 {}
         close(connection)
         counts.withLock { $0.closed += 1 }
+    }
+
+    /// Sends `request` through `transport`, gives the call up (cancels it) once this server has a
+    /// new connection from it (a deadline ends a call the same way), and expects every connection
+    /// this server accepted to be closed soon after: a stalled peer must not hold the client's
+    /// connection for good. `peer` names what this server stands for, in failures.
+    func expectGivenUpCallClosesItsConnection(_ request: NetworkRequest, through transport: some Transport, peer: String) async throws {
+        let before = accepted
+        let call = Task { try await transport.send(request) }
+        let reached = await eventually(within: TestTiming.scaled(.seconds(20))) { self.accepted > before }
+        try #require(reached, "the call never reached the \(peer)")
+        call.cancel()
+        await #expect(throws: CancellationError.self) { _ = try await call.value }
+        let closed = await eventually(within: TestTiming.scaled(.seconds(20))) { self.closed == self.accepted }
+        #expect(closed, "\(accepted - self.closed) connections to a stalled \(peer) still open")
     }
 }

@@ -76,7 +76,8 @@ enum TransportFaults {
     /// Waits (bounded) until no client socket to the server is half-closed: a transport that
     /// forgets a connection the server closed leaves it in CLOSE_WAIT for ever, so the bound only
     /// has to outlast a transport closing late on a busy machine, and another check's connection
-    /// to the same server being closed meanwhile (the scan sees every socket toward its port).
+    /// to the same server being closed meanwhile (the scan sees every socket of this process
+    /// toward its port).
     static func expectNoHalfClosedSockets() async throws {
         let closed = await eventually(within: TestTiming.scaled(.seconds(20)), every: .milliseconds(50)) {
             await !ClientSockets.states(towardPort: FaultServer.shared.port).contains(ClientSockets.closeWait)
@@ -165,6 +166,10 @@ enum TransportFaults {
             // Lifted, the same body decodes in full.
             let lifted = try await subject.makeLimited(.unlimited).send(try request("/gzip-bomb?chunked=1", timeout: TestTiming.scaled(.seconds(30))))
             #expect(lifted.body == Data(count: Int(bombSize)))  // one memcmp, not a byte loop on the cooperative pool
+            // A ratio of Int.max: no limit in effect, and no overflow multiplying it (SwiftNIO's is unchecked).
+            let widest = try await subject.makeLimited(ResponseLimits(maximumInMemoryBodySize: nil, decompression: .ratio(.max)))
+                .send(try request("/gzip-bomb", timeout: TestTiming.scaled(.seconds(30))))
+            #expect(widest.body == Data(count: Int(bombSize)))
         },
         Fault(name: "a body read whole past the in-memory limit: inMemorySize, and the connection closed long before the server could send it all") { subject in
             // 4 GiB at 1 ms per MiB: over 4 s of pauses alone, so a transport that read on to the

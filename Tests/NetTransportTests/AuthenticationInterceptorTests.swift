@@ -1,5 +1,6 @@
 import Foundation
 import NetCore
+import NetTestSupport
 import NetTransport
 import Testing
 
@@ -16,21 +17,22 @@ struct AuthenticationInterceptorTests {
 
     func bearer(_ token: String) -> NetworkHeader { .header(key: "Authorization", value: "Bearer \(token)") }
 
-    @Test("100 concurrent 401s cause exactly one refresh, and all succeed with the new credential")
+    @Test("100 concurrent 401s cause exactly one refresh, and all succeed with the new credential", .timeLimit(.minutes(1)))
     func hundredConcurrent() async throws {
         let stub = server(accepting: "fresh")
         let refreshes = Counter()
         let auth = AuthenticationInterceptor<String>(credential: "stale", header: bearer) { rejected in
             #expect(rejected == "stale")
             await refreshes.increment()
-            // Answers once all 100 requests have been sent with the stale credential: every 401
-            // meets this refresh in flight (joins it) or just ended (sees its new credential), however
-            // late a loaded machine starts a task. A request signed after it would be sent fresh
-            // and prove nothing about single flight.
-            while stub.requests.count < 100 { try await Task.sleep(for: .milliseconds(1)) }
+            // Answers once all 100 requests have been sent with the stale credential (the barrier
+            // below holds each signed one until all are), so every 401 meets this refresh in
+            // flight or just ended, however late a loaded machine starts a task. Bounded: a
+            // request that never arrives fails the count below rather than hanging the test.
+            let sent = await eventually(within: TestTiming.scaled(.seconds(20))) { stub.requests.count >= 100 }
+            #expect(sent, "\(stub.requests.count) of 100 requests reached the server before the refresh")
             return "fresh"
         }
-        let client = NetworkClient(transport: stub, interceptors: [auth])
+        let client = NetworkClient(transport: stub, interceptors: [auth, SigningBarrier(count: 100)])
         try await withThrowingTaskGroup(of: HTTPCode.self) { group in
             for index in 0..<100 {
                 group.addTask { try await client.requestData(for: "https://host/item/\(index)").statusCode }
@@ -46,19 +48,21 @@ struct AuthenticationInterceptorTests {
         #expect(rejected + accepted == stub.requests.count)
     }
 
-    @Test("a failed refresh fails every waiting request with the same error")
+    @Test("a failed refresh fails every waiting request with the same error", .timeLimit(.minutes(1)))
     func refreshFailure() async throws {
         let refreshes = Counter()
         let stub = server(accepting: "fresh")
         let auth = AuthenticationInterceptor<String>(credential: "stale", header: bearer) { _ in
             await refreshes.increment()
-            // Fails once every request has been sent (signed with the stale credential), so the
-            // whole burst is one the refresh answers, however late a loaded machine starts a task;
-            // a request first signed after the failure would rightly try a refresh of its own.
-            while stub.requests.count < 50 { try await Task.sleep(for: .milliseconds(1)) }
+            // Fails once every request has been sent (signed with the stale credential: the
+            // barrier below holds each signed one until all are), so the whole burst is one the
+            // refresh answers, however late a loaded machine starts a task; a request first signed
+            // after the failure would rightly try a refresh of its own.
+            let sent = await eventually(within: TestTiming.scaled(.seconds(20))) { stub.requests.count >= 50 }
+            #expect(sent, "\(stub.requests.count) of 50 requests reached the server before the refresh")
             throw RefreshRefused()
         }
-        let client = NetworkClient(transport: stub, interceptors: [auth])
+        let client = NetworkClient(transport: stub, interceptors: [auth, SigningBarrier(count: 50)])
         var failures = 0
         await withTaskGroup(of: (any Error)?.self) { group in
             for _ in 0..<50 {

@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 
 /// A thousand concurrent requests whose credential the real loopback server rejects at once.
-@Suite("AuthenticationInterceptor under load: 1,000 concurrent 401s on a real server")
+@Suite("AuthenticationInterceptor under load: 1,000 concurrent 401s on a real server", .timeLimit(.minutes(5)))
 struct AuthenticationLoadTests {
     static let count = 1_000
 
@@ -31,7 +31,11 @@ struct AuthenticationLoadTests {
             await refreshes.increment()
             // Answers once the server has every request with the stale token (the barrier below
             // sends them all with it): every 401 joins this refresh or sees its new credential.
-            while LoopbackServer.authArrivals(prefix: prefix).count < Self.count { try await Task.sleep(for: .milliseconds(5)) }
+            // Bounded: a request that never arrives fails the counts below rather than hanging.
+            let arrived = await eventually(within: TestTiming.scaled(.seconds(60)), every: .milliseconds(5)) {
+                LoopbackServer.authArrivals(prefix: prefix).count >= Self.count
+            }
+            #expect(arrived, "not every request reached the server before the refresh")
             return "fresh"
         }, afterSigning: [SigningBarrier(count: Self.count)])
         try await withThrowingTaskGroup(of: HTTPCode.self) { group in
@@ -83,31 +87,5 @@ struct AuthenticationLoadTests {
         #expect(arrivals.count == Self.count, "each request sent once, with the stale token, before the refresh failed")
         #expect(arrivals.allSatisfy { $0.authorization == "Bearer stale" })
         #expect(Dictionary(grouping: arrivals, by: \.id).values.allSatisfy { $0.count == 1 }, "a request was resent with the stale token")
-    }
-}
-
-/// Holds each request after it is signed until `count` requests have been: the burst is then
-/// concurrent by construction, not by how fast a loaded machine starts a thousand tasks. Every
-/// request after the `count`th passes at once.
-final class SigningBarrier: NetworkInterceptor {
-    private let count: Int
-    private let state = Mutex<(signed: Int, waiting: [CheckedContinuation<Void, Never>])>((0, []))
-
-    init(count: Int) { self.count = count }
-
-    func interceptRequest(_ request: NetworkRequest) async throws -> NetworkRequest {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let released = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-                state.signed += 1
-                guard state.signed >= count else {
-                    state.waiting.append(continuation)
-                    return []
-                }
-                defer { state.waiting = [] }
-                return state.waiting + [continuation]
-            }
-            for waiter in released { waiter.resume() }
-        }
-        return request
     }
 }

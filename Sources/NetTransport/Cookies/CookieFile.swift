@@ -32,7 +32,23 @@ enum CookieFile {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        return try encoder.encode(Contents(cookies: cookies))
+        let writable = cookies.map { cookie in
+            var cookie = cookie
+            cookie.expires = cookie.expires.map(Self.writable)
+            cookie.created = Self.writable(cookie.created)
+            return cookie
+        }
+        return try encoder.encode(Contents(cookies: writable))
+    }
+
+    /// `date` within years 1 to 4000 (`Date`'s distant past and future): Foundation writes a
+    /// date far outside them, or one that is not a number, as ISO 8601 text its own decoder
+    /// refuses, so the whole jar would not read back (measured on Swift 6.3.1); a jar's dates
+    /// come from its clock and from the cookies it was given. Beyond those years an expiry means
+    /// the same on either side; not a number counts as the distant past.
+    static func writable(_ date: Date) -> Date {
+        guard !date.timeIntervalSinceReferenceDate.isNaN else { return .distantPast }
+        return min(max(date, .distantPast), .distantFuture)
     }
 
     /// Replaces the jar at `url` atomically: a reader never sees half a jar.

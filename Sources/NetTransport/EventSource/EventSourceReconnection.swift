@@ -1,3 +1,5 @@
+import NetCore
+
 /// How an event source waits between connections: the server's `retry:` time (or
 /// ``defaultRetry``) after a connection that delivered events, and a doubling backoff, never
 /// shorter than ``minimumBackoff``, while connections deliver none.
@@ -41,11 +43,25 @@ public struct EventSourceReconnection: Sendable, Hashable {
 
     /// The wait before the next connection, after `failures` connections in a row without an event,
     /// given the server's last `retry:` time.
+    /// Every duration is held to zero…``Duration/longestWait`` first (they are variables, and
+    /// `retry:` is the server's), so the doubling cannot overflow and no wait is longer than a
+    /// clock can sleep.
     public func delay(retry: Duration?, failures: Int) -> Duration {
-        let base = retry ?? defaultRetry
-        guard failures > 0 else { return min(base, maximumDelay) }
-        var wait = max(base, minimumBackoff)
-        for _ in 1..<failures where wait < maximumDelay { wait *= 2 }
-        return min(wait, maximumDelay)
+        let maximum = Self.held(maximumDelay)
+        let base = Self.held(retry ?? defaultRetry)
+        guard failures > 0 else { return min(base, maximum) }
+        var wait = max(base, Self.held(minimumBackoff))
+        var doublings = failures - 1
+        // Stops once the cap is reached (a wait below it, at most `longestWait`, doubles without
+        // overflow), or at once for a zero wait, whatever `failures` is.
+        while doublings > 0, (wait < maximum), (wait > .zero) {
+            wait *= 2
+            doublings -= 1
+        }
+        return min(wait, maximum)
+    }
+
+    private static func held(_ duration: Duration) -> Duration {
+        min(max(duration, .zero), .longestWait)
     }
 }

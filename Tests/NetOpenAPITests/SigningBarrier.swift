@@ -1,0 +1,1 @@
+../NetTransportTests/SigningBarrier.swift
