@@ -119,13 +119,14 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
     }
 
     /// The error a failed exchange throws. What the relay saw (a pin mismatch, a refused
-    /// certificate) says more than the closed connection AsyncHTTPClient saw, unless the call was
-    /// given up: the relay then closes its connection under a handshake, and reports that.
+    /// certificate) says more than the closed connection AsyncHTTPClient saw; a call given up ends
+    /// as cancelled, whatever another call's relay connection saw meanwhile.
     @inline(never)  // the mapped error's temporaries stay out of `start`'s async frame
     private func failure(_ error: any Error, of request: NetworkRequest, via relay: OriginRelay?,
                          failuresBefore: Int, proxy: NetworkProxy?) -> any Error {
-        if !Task.isCancelled, let failure = relay?.failures.failure(since: failuresBefore) { return failure }
-        return ErrorMapping.networkError(for: error, request: request, limits: configuration.responseLimits, proxy: proxy)
+        let mapped = ErrorMapping.networkError(for: error, request: request, limits: configuration.responseLimits, proxy: proxy)
+        if mapped is CancellationError { return mapped }
+        return relay?.failures.failure(since: failuresBefore) ?? mapped
     }
 
     /// The response handed to the pipeline: the head converted, the body to be pulled.

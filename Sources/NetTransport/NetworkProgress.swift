@@ -39,5 +39,5 @@ public struct NetworkProgress: Sendable, Hashable, CustomStringConvertible {
 /// and never block: URLSessionTransport calls it on FoundationNetworking's one work queue, which
 /// every transfer of its session shares, so a handler that waits stalls them all. It may cancel
 /// the call. A download's last report may come just after its call failed or was cancelled (the
-/// chunk it reports was written as the call ended), never after a call that succeeded.
+/// chunk it reports was written as the call ended).
 public typealias TransportProgressHandler = @Sendable (NetworkProgress) -> Void

@@ -100,7 +100,7 @@ public final class StubTransport: Transport {
         case .fallback: fallback
         }
         // Held to the longest wait: a clock's sleep traps past `Int64.max` seconds.
-        if answer.delay > .zero { try await Task.sleep(for: min(answer.delay, .longestWait)) }
+        if answer.delay > .zero { try await Task.sleep(for: answer.delay.heldToLongestWait) }
         switch answer.outcome {
         case .failure(let failure):
             throw NetworkError.transport(failure)

@@ -83,7 +83,7 @@ enum TransportFaults {
             await !ClientSockets.states(towardPort: FaultServer.shared.port).contains(ClientSockets.closeWait)
         }
         if closed { return }
-        // Which process holds it (`ss -p`): a leak into a child process once looked like one here.
+        // Which process holds it (`ss -p`), for the record (children inherit no descriptors).
         let sockets = (try? await runProcessOffPool("/usr/bin/env", ["ss", "-tanp", "state", "close-wait"])).map { String(decoding: $0, as: UTF8.self) } ?? ""
         Issue.record("a client socket to the fault server stayed in CLOSE_WAIT for \(TestTiming.scaled(.seconds(20))):\n\(sockets)")
     }

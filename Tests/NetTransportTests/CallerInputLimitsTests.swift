@@ -18,6 +18,12 @@ struct CallerInputLimitsTests {
         for clock in [ContinuousClock() as any Clock<Duration>, SuspendingClock()] {
             let client = NetworkClient(transport: stub, timeout: Self.longest, attemptTimeout: Self.longest, clock: clock)
             #expect(try await client.requestData(for: "https://host/a").statusCode == 200)
+            // As far the other way: no time at all, a timeout rather than a trap.
+            let negative = NetworkClient(transport: stub, timeout: .zero - Self.longest, attemptTimeout: .zero - Self.longest, clock: clock)
+            await #expect { _ = try await negative.requestData(for: "https://host/n") } throws: { error in
+                guard case NetworkError.transport(.timedOut) = error else { return false }
+                return true
+            }
             let request = try NetworkRequest(url: "https://host/b", timeout: Self.longest)
             #expect(try await client.requestData(for: request).statusCode == 200)
             #expect(request.curl.contains("--max-time '1000000000000.0'"), "\(request.curl)")
@@ -32,7 +38,10 @@ struct CallerInputLimitsTests {
         #expect((.zero - Duration.seconds(9_223_372_036) - .milliseconds(900)).wholeNanoseconds == .min)
         #expect(Duration.milliseconds(1500).wholeNanoseconds == 1_500_000_000)
         #expect(Self.longest.secondsValue == 1e12)
+        #expect((.zero - Self.longest).secondsValue == -1e12)
         #expect(Self.longest.millisecondsText == "1000000000000000.0")
+        #expect((.zero - Duration.milliseconds(1500)).wholeNanoseconds == -1_500_000_000)
+        #expect((.zero - Duration.milliseconds(1500)).secondsValue == -1.5)
     }
 
     @Test("a retry policy's backoff at any setting: a wait from zero to the longest, never a trap")
@@ -60,7 +69,8 @@ struct CallerInputLimitsTests {
         #expect(variables.backoff(forRetry: 3) == .zero)  // a negative cap: no wait
     }
 
-    @Test("event-source reconnection waits at any setting and any server retry: from zero to the longest, and they end")
+    @Test("event-source reconnection waits at any setting and any server retry: from zero to the longest, and they end",
+          .timeLimit(.minutes(1)))
     func reconnectionDelays() {
         let settings = [
             EventSourceReconnection(defaultRetry: .seconds(-1), minimumBackoff: .seconds(-1)),
@@ -123,7 +133,9 @@ struct CallerInputLimitsTests {
         // nothing (no expiry compares with it), so writes no file.
         let read = try CookieJar(contentsOf: file)
         #expect(FileManager.default.fileExists(atPath: file.path) == !secondsSince1970.isNaN)
-        _ = read.cookies
+        // Set far in the future, it expires in year 4000: still there now; set far in the past,
+        // it had expired long before.
+        #expect(read.cookies.map(\.name) == (secondsSince1970 == 1e15 ? ["a"] : []))
         #expect(CookieFile.writable(extreme) >= .distantPast && CookieFile.writable(extreme) <= .distantFuture)
         #expect(try CookieFile.decode(try CookieFile.encode([NetworkCookie(name: "c", value: "3", domain: "host", expires: extreme)]),
                                       path: file.path).count == 1)

@@ -27,7 +27,8 @@ public struct TLSSettings: Sendable, Hashable, CustomStringConvertible {
         public var certificateChainPEM: String
         /// The private key in PEM (PKCS#8, PKCS#1 or SEC1; encrypted when ``passphrase`` is set).
         public var privateKeyPEM: String
-        /// The passphrase of an encrypted private key.
+        /// The passphrase of an encrypted private key: ASCII characters only, as SwiftNIO's TLS
+        /// takes them (AsyncHTTPClientTransport refuses any other with `invalidTLSSettings`).
         public var passphrase: String?
 
         /// Creates an identity from PEM text.

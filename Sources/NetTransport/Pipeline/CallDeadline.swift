@@ -40,8 +40,8 @@ struct CallDeadline: Sendable {
     private init(request: NetworkRequest, timeout: Duration, start: ClockReading,
                  sleeper: @escaping @Sendable (Duration) async throws -> Void, onScheduler: Bool, attemptTimeout: Duration?) {
         // Held to the longest wait: a clock's sleep traps on a deadline past `Int64.max` seconds.
-        limit = min(request.timeout ?? timeout, .longestWait)
-        attemptLimit = attemptTimeout.map { min($0, .longestWait) }
+        limit = (request.timeout ?? timeout).heldToLongestWait
+        attemptLimit = attemptTimeout?.heldToLongestWait
         self.start = start
         self.sleeper = sleeper
         self.onScheduler = onScheduler
