@@ -92,8 +92,7 @@ final class OriginRelay: Sendable {
                     let negotiation = SOCKS5Negotiation(
                         proxy: proxy, originHost: route.host, originPort: route.port,
                         failed: { error in
-                            // Not when AsyncHTTPClient has left: the relay closed the tunnel then.
-                            if inbound.isActive { failures.record(error) }
+                            failures.record(error)
                             inbound.close(promise: nil)
                         },
                         tunnelOpened: { tunnel in

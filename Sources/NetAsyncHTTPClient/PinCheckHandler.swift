@@ -61,9 +61,7 @@ final class PinCheckHandler: ChannelInboundHandler, RemovableChannelHandler {
     private func fail(_ context: ChannelHandlerContext, _ failure: NetworkError.TransportFailure) {
         guard !joined, !failed else { return }
         failed = true
-        // Not when AsyncHTTPClient has left (its side closed first, and the relay then closed
-        // this one under its handshake): that is no failure of the origin's to report.
-        if inbound.isActive { failures.record(.transport(failure)) }
+        failures.record(.transport(failure))
         context.close(promise: nil)
         inbound.close(promise: nil)
     }

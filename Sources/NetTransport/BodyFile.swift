@@ -23,10 +23,23 @@ enum BodyFile {
 
     /// Creates `url` owner-only (0600) and empty, then writes `data`: the bytes never sit in a
     /// file others could read, as they would for a moment if the mode were set after writing.
+    /// Synced and closed with their errors checked: these are small files (a cookie jar, a HAR
+    /// file, a resumable download's record) renamed over the previous one next, and a rename
+    /// that reached the disk before the data would leave an empty file after a crash.
     static func writePrivately(_ data: Data, to url: URL) throws {
         let file = try create(at: url)
-        defer { try? file.close() }
-        try write(data, toDescriptor: file.fileDescriptor, at: 0, path: url.path)
+        do {
+            try write(data, toDescriptor: file.fileDescriptor, at: 0, path: url.path)
+            guard fsync(file.fileDescriptor) == 0 else {
+                throw NetworkError.transport(.cannotWriteBody(path: url.path, reason: String(cString: strerror(errno))))
+            }
+        } catch {
+            try? file.close()
+            throw error
+        }
+        do { try file.close() } catch {
+            throw NetworkError.transport(.cannotWriteBody(path: url.path, reason: "\(error)"))
+        }
     }
 
     /// Replaces `url` with a file holding `data`, owner-only: written beside it under a name of

@@ -2,8 +2,9 @@ import Foundation
 import NetCore
 
 /// Where one attempt of a download writes: a hidden file next to the destination, renamed onto
-/// it only when the response is final, so the destination never holds a partial or a
-/// discarded attempt's body. `rename(2)` in one directory is atomic.
+/// it only when the response is final and successful (2xx), so the destination never holds a
+/// partial body, a discarded attempt's body or an error page. `rename(2)` in one directory is
+/// atomic.
 struct DownloadStaging {
     let destination: TransportBodyDestination
     private let finalURL: URL?
@@ -43,10 +44,21 @@ struct DownloadStaging {
             }
             return try result.get()
         }
-        do { try BodyFile.replace(finalURL, with: staging) } catch {
+        // Another status's body (an error page, a 304's nothing) must not replace the file the
+        // caller had: it goes to a file of its own in the temporary directory, named by the
+        // response, as a download without a destination would.
+        let landing = response.response.statusCode.isSuccess ? finalURL
+            : FileManager.default.temporaryDirectory.appendingPathComponent("net-download-\(UUID().uuidString)")
+        do {
+            if landing == finalURL {
+                try BodyFile.replace(finalURL, with: staging)
+            } else {
+                try FileManager.default.moveItem(at: staging, to: landing)  // copies across file systems
+            }
+        } catch {
             discard()
-            throw error
+            throw NetworkError.transport(.cannotWriteBody(path: landing.path, reason: "\(error)"))
         }
-        return .download(NetworkDownloadResponse(url: finalURL, response: response.response, originalRequest: response.originalRequest))
+        return .download(NetworkDownloadResponse(url: landing, response: response.response, originalRequest: response.originalRequest))
     }
 }

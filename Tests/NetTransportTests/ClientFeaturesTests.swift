@@ -104,7 +104,7 @@ struct ClientFeaturesTests {
         #expect(log[3] == "[Net] ← 200 OK GET https://host/x (retry 1): 5 bytes")
     }
 
-    @Test("a download lands at its destination only when final; retried and failed attempts leave nothing")
+    @Test("a download lands at its destination only when final and successful; retried and failed attempts and error pages leave it as it was")
     func atomicDownload() async throws {
         let directory = try TransportTest.makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -128,6 +128,20 @@ struct ClientFeaturesTests {
         let unnamed = try await client.requestDownload(for: "https://host/report")
         defer { try? FileManager.default.removeItem(at: unnamed.url) }
         #expect(try unnamed.bodyData() == Data("a,b\n1,2\n".utf8))
+
+        // A final answer that is not a success (a 404; a 503 past the last retry) leaves the file
+        // as it was: its body is in a temporary file of its own, named by the response.
+        stub.on(.get, "/gone", respond: .text("no such report", status: 404))
+        stub.on(.get, "/down", respond: .text("down", status: 503))
+        for (path, body) in [("/gone", "no such report"), ("/down", "down")] {
+            let failed = try await client.requestDownload(for: "https://host\(path)", to: destination)
+            defer { try? FileManager.default.removeItem(at: failed.url) }
+            #expect(!failed.response.statusCode.isSuccess)
+            #expect(failed.url != destination && failed.url.path.hasPrefix(FileManager.default.temporaryDirectory.path))
+            #expect(try failed.bodyData() == Data(body.utf8))
+            #expect(try String(contentsOf: destination, encoding: .utf8) == "a,b\n1,2\n")
+            #expect(try TransportTest.contents(of: directory) == ["report.csv"])
+        }
     }
 
     @Test("the stub validates requests and reports bad fixtures as typed errors")

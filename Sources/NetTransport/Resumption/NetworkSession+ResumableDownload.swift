@@ -105,11 +105,21 @@ private struct PartialBodyWriter {
         _ response: NetworkStreamResponse, to file: FileHandle, from offset: Int64, complete: Int64?, resumable: Bool
     ) async throws -> NetworkDownloadResponse {
         do {
-            defer { try? file.close() }
             let report = progress.map { progress in
                 { @Sendable (total: Int64) in _ = progress.yield(NetworkProgress(direction: .download, completedBytes: total, expectedBytes: complete)) }
             }
-            let written = try await response.body.write(to: file, from: offset, path: partial.partURL.path, progress: report)
+            let written: Int64
+            do {
+                written = try await response.body.write(to: file, from: offset, path: partial.partURL.path, progress: report)
+            } catch {
+                try? file.close()
+                throw error
+            }
+            // Checked: a file system that reports a failed write only when the file is closed
+            // (NFS, a quota) must not see the part file published as complete.
+            do { try file.close() } catch {
+                throw NetworkError.transport(.cannotWriteBody(path: partial.partURL.path, reason: "\(error)"))
+            }
             if let complete, written != complete {
                 throw NetworkError.transport(.connectionLost("the body ended after \(written) of \(complete) bytes"))
             }
