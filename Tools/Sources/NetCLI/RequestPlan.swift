@@ -47,6 +47,12 @@ public struct RequestPlan: Sendable {
                 request = try NetworkRequest(url: url, httpMethod: method, headers: headers, query: query, body: try Self.formBody(fields), timeout: timeout)
                 if !fields.isEmpty { try request.setDefaultHeader("Content-Type", "application/x-www-form-urlencoded; charset=utf-8") }
             } else {
+                // A JSON object holds a name once: most parsers keep the last of two, so the
+                // first would be dropped without a word.
+                var seen = Set<String>()
+                if let repeated = fields.first(where: { !seen.insert($0.name).inserted }) {
+                    throw UsageError("field \"\(repeated.name)\" is given twice, and a JSON object holds a name once: give an array (\(repeated.name):='[...]') or use --form")
+                }
                 let body: NetworkRequestBody = fields.isEmpty ? .none : .data(Data(Self.jsonObject(fields).utf8))
                 request = try NetworkRequest(url: url, httpMethod: method, headers: headers, query: query, body: body, timeout: timeout)
                 if !fields.isEmpty {

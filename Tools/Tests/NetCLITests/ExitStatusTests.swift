@@ -30,6 +30,7 @@ struct ExitStatusTests {
         (["fetch", "http://x"], "fetch"),
         (["get", "http://127.0.0.1:9/", "nonsense"], "\"nonsense\""),
         (["post", "http://127.0.0.1:9/", "n:=not json"], "not JSON"),
+        (["post", "http://127.0.0.1:9/", "tag=a", "tag:=2"], "\"tag\" is given twice"),
         (["post", "http://127.0.0.1:9/", "f@/nonexistent/file"], "/nonexistent/file"),
         (["get", "--timeout", "-1", "http://127.0.0.1:9/"], "--timeout"),
         (["get", "--timeout", "soon", "http://127.0.0.1:9/"], "soon"),
