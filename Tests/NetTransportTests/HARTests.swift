@@ -176,6 +176,36 @@ struct HARTests {
         #expect(content.text == nil && content.size == 10_000 && content.comment?.contains("not recorded") == true)
     }
 
+    @Test("a request body file that cannot be read is said to be so, not described as over the limit")
+    func unreadableBodyFile() async throws {
+        let stub = StubTransport()
+        stub.on(.post, "/upload", respond: .status(.noContent))
+        let recorder = HARRecorder()
+        let client = NetworkClient(transport: recorder.recording(stub))
+        let missing = URL(fileURLWithPath: "/nonexistent/\(UUID().uuidString).bin")
+        _ = try? await client.requestData(for: try NetworkRequest(url: "https://example.com/upload", httpMethod: .post, body: .file(missing)))
+        let comment = try #require(recorder.archive.log.entries.first?.request.postData?.comment)
+        #expect(comment.hasPrefix("the body file could not be read") && !comment.contains("over"), "\(comment)")
+    }
+
+    @Test("a recorded body that is not valid base64 replays as a failure naming it, not as an empty body")
+    func damagedBase64() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/bin", respond: .status(.ok, body: Data([0, 1, 2, 255])))
+        let recorder = HARRecorder()
+        _ = try await NetworkClient(transport: recorder.recording(stub)).requestData(for: "https://example.com/bin")
+        var archive = recorder.archive
+        #expect(archive.log.entries.first?.response.content.encoding == "base64")
+        archive.log.entries[0].response.content.text = "not base64 at all!"
+        let replay = NetworkClient(transport: StubTransport(replaying: archive))
+        await #expect {
+            _ = try await replay.requestData(for: "https://example.com/bin")
+        } throws: { error in
+            guard case NetworkError.transport(.other(let message)) = error else { return false }
+            return message.contains("not valid base64") && message.contains("https://example.com/bin")
+        }
+    }
+
     @Test("a damaged HAR file is a typed error")
     func damaged() throws {
         #expect(throws: HARError.self) { try HARArchive(data: Data("{\"log\": {}}".utf8)) }

@@ -123,9 +123,26 @@ struct HAREntryWriter: Sendable {
         case .data(let data):
             return (data.count <= limit ? recorded(data) : skipped(data.count), data.count)
         case .file(let url):
-            let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue ?? -1
-            guard size >= 0, size <= limit, let data = try? Data(contentsOf: url) else { return (skipped(size), size) }
-            return (recorded(data), data.count)
+            // A file that cannot be read is said to be so, not described as over the limit.
+            func unreadable(_ reason: String) -> HARArchive.PostData {
+                HARArchive.PostData(mimeType: mimeType, comment: "the body file could not be read: \(reason)")
+            }
+            let size: Int
+            do {
+                guard let known = (try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue else {
+                    return (unreadable("its size is unknown"), -1)
+                }
+                size = known
+            } catch {
+                return (unreadable("\(error)"), -1)
+            }
+            guard size <= limit else { return (skipped(size), size) }
+            do {
+                let data = try Data(contentsOf: url)
+                return (recorded(data), data.count)
+            } catch {
+                return (unreadable("\(error)"), size)
+            }
         case .stream:
             return (skipped(nil), -1)
         }

@@ -53,10 +53,16 @@ extension StubTransport {
             .filter { !framing.contains($0.name.lowercased()) }
             .map { NetworkHeader(name: $0.name, value: $0.value) }
         let content = entry.response.content
-        let body: Data = switch (content.text, content.encoding) {
-        case (let text?, "base64"?): Data(base64Encoded: text) ?? Data()
-        case (let text?, _): Data(text.utf8)
-        case (nil, _): Data()
+        let body: Data
+        switch (content.text, content.encoding) {
+        case (let text?, "base64"?):
+            // A damaged body is replayed as a failure naming it, not as an empty body.
+            guard let decoded = Data(base64Encoded: text) else {
+                return .failure(.other("the recorded body of \(entry.request.method) \(entry.request.url) is not valid base64"))
+            }
+            body = decoded
+        case (let text?, _): body = Data(text.utf8)
+        case (nil, _): body = Data()
         }
         return .status(HTTPCode(rawValue: entry.response.status), headers: headers, body: body)
     }
