@@ -13,9 +13,9 @@ public enum RetryAfter {
             return .seconds(Int64(trimmed.prefix(12)) ?? 0)
         }
         guard let date = httpDate(trimmed) else { return nil }
-        // A date is at most year 9999, but `now` is the caller's: the wait is capped at about
-        // 31,700 years (10^12 s) so that no `now` can overflow the conversion.
-        let seconds = min(date.timeIntervalSince(now), 1e12)
+        // A date is at most year 9999, but `now` is the caller's: the wait is capped at the
+        // longest wait Net keeps so that no `now` can overflow the conversion.
+        let seconds = min(date.timeIntervalSince(now), Duration.longestWait.secondsValue)
         return seconds > 0 ? .milliseconds(Int64((seconds * 1000).rounded(.up))) : .zero
     }
 

@@ -19,8 +19,8 @@ extension URLRequest: NetworkRequestConvertible {
         let headers = (allHTTPHeaderFields ?? [:]).sorted { $0.key.lowercased() < $1.key.lowercased() }
             .map { NetworkHeader.header(key: $0.key, value: $0.value) }
         let method = try NetworkHttpMethod(validating: httpMethod ?? "GET")
-        // Capped at 10^12 s (about 31,700 years, "no deadline" in practice), so the milliseconds fit.
-        let seconds = timeoutInterval > 0 && timeoutInterval.isFinite ? min(timeoutInterval, 1e12) : 60
+        // Capped at the longest wait Net keeps ("no deadline" in practice), so the milliseconds fit.
+        let seconds = timeoutInterval > 0 && timeoutInterval.isFinite ? min(timeoutInterval, Duration.longestWait.secondsValue) : 60
         return try NetworkRequest(url: url, httpMethod: method, headers: headers,
                                   body: httpBody.map(NetworkRequestBody.data) ?? .none,
                                   timeout: .milliseconds(Int64(seconds * 1000)))

@@ -61,7 +61,8 @@ public struct EventSourceReconnection: Sendable, Hashable {
         return min(wait, maximum)
     }
 
+    /// `duration` held to zero…``Duration/longestWait``.
     private static func held(_ duration: Duration) -> Duration {
-        min(max(duration, .zero), .longestWait)
+        max(.zero, duration.heldToLongestWait)
     }
 }
