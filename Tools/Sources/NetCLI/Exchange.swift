@@ -43,8 +43,8 @@ struct Exchange {
             return try await stream(plan, client: client, printer: printer)
         }
         let response = try await client.requestData(for: plan.request)
-        Output.write(printer.head(response.response))
-        Output.write(printer.body(response.data, head: response.response))
+        try Output.write(printer.head(response.response))
+        try Output.write(printer.body(response.data, head: response.response))
         return status(of: response.response)
     }
 
@@ -53,14 +53,14 @@ struct Exchange {
     /// compact JSON object per event instead (``eventLine(_:)``).
     private func stream(_ plan: RequestPlan, client: NetworkClient, printer: ResponsePrinter) async throws -> ExitStatus {
         let response = try await client.requestStream(for: plan.request)
-        Output.write(printer.head(response.response))
+        try Output.write(printer.head(response.response))
         if Self.isEventStream(response.response.headers["Content-Type"]) {
             for try await event in response.body.serverSentEvents() {
-                Output.write(Self.eventLine(event))
+                try Output.write(Self.eventLine(event))
             }
         } else {
             for try await chunk in response.body {
-                Output.write(chunk)
+                try Output.write(chunk)
             }
         }
         return status(of: response.response)
@@ -138,9 +138,9 @@ struct Exchange {
         await drawing.value
         if options.continueDownload { return try finishResumable(response, destination: destination, printer: printer) }
 
-        Output.write(printer.head(response.response))
         let status = status(of: response.response)
         guard status == .success else {
+            try Output.write(printer.head(response.response))
             try printErrorBody(of: response, printer: printer)
             return status
         }
@@ -149,14 +149,18 @@ struct Exchange {
             let reason = String(cString: strerror(errno))
             throw NetworkError.transport(.cannotWriteBody(path: destination.path, reason: reason))
         }
+        // The body is saved before the head is shown: output that cannot be written fails the
+        // command, but must not take the downloaded file with it.
+        let shown = Result { try Output.write(printer.head(response.response)) }
         Output.error("Saved \(size.map(ProgressBar.byteCount) ?? "the body") to \(destination.path)\n")
+        try shown.get()
         return status
     }
 
     /// `--continue`'s outcome: the library has already put a complete body at `destination`; an
     /// error status's body is in a temporary file, printed and removed, the partial bytes kept.
     private func finishResumable(_ response: NetworkDownloadResponse, destination: URL, printer: ResponsePrinter) throws -> ExitStatus {
-        Output.write(printer.head(response.response))
+        try Output.write(printer.head(response.response))
         let status = status(of: response.response)
         guard response.url == destination else {
             defer { try? FileManager.default.removeItem(at: response.url) }
@@ -180,7 +184,7 @@ struct Exchange {
             Output.error("The \(response.statusCode) response's body (\(shown)) is not shown: it is over the in-memory limit of \(ProgressBar.byteCount(limit)) (--max-size)\n")
             return
         }
-        Output.write(printer.body(try response.bodyData(), head: response.response))
+        try Output.write(printer.body(try response.bodyData(), head: response.response))
     }
 
     /// After a failed `--continue` download: says how many bytes wait in `FILE.part`, if any.

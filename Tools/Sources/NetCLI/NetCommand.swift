@@ -10,8 +10,8 @@ public struct NetCommand: AsyncParsableCommand {
         abstract: "HTTP requests and network reachability, built on the Net library.",
         discussion: """
             Exit status: 0 for a response from 100 to 399, 4 for a 4xx response, 5 for a 5xx response, 1 \
-            when the request could not be sent or answered (refused, timed out…) or the status is outside \
-            100–599, 2 for a mistake on the command line.
+            when the request could not be sent or answered (refused, timed out…), the status is outside \
+            100–599 or the output could not be written, 2 for a mistake on the command line.
             """,
         subcommands: [
             VerbCommand<GetVerb>.self, VerbCommand<PostVerb>.self, VerbCommand<PutVerb>.self,
@@ -44,10 +44,18 @@ public struct NetCommand: AsyncParsableCommand {
         } catch let error as ReachabilityError {
             Output.error("net: \(error)\n")
             return ExitStatus.transportFailure.rawValue
+        } catch let error as OutputError {
+            Output.error("net: \(error)\n")
+            return ExitStatus.transportFailure.rawValue
         } catch {
             // ArgumentParser's own: help and version are successes, the rest usage errors.
             if exitCode(for: error) == .success {
-                Output.write(fullMessage(for: error) + "\n")
+                do {
+                    try Output.write(fullMessage(for: error) + "\n")
+                } catch {
+                    Output.error("net: \(error)\n")
+                    return ExitStatus.transportFailure.rawValue
+                }
                 return ExitStatus.success.rawValue
             }
             let message = self.message(for: error).split(whereSeparator: \.isNewline).first.map(String.init) ?? "\(error)"

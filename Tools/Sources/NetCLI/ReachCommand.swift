@@ -22,12 +22,12 @@ public struct ReachCommand: AsyncParsableCommand {
     public func run() async throws {
         let reachability = try NetworkReachability()
         if once {
-            Output.write(format(try reachability.currentPath()))
+            try Output.write(format(reachability.currentPath()))
             return
         }
         // The stream's first element is the current path.
         for try await path in try reachability.startNotifier() {
-            Output.write(format(path))
+            try Output.write(format(path))
         }
     }
 

@@ -43,24 +43,48 @@ public struct ResponsePrinter: Sendable {
     }
 }
 
+/// Standard output could not take what `net` wrote (a full disk, a closed descriptor…): the
+/// output is incomplete, so `net` stops and exits 1 rather than 0.
+struct OutputError: Error, CustomStringConvertible {
+    /// `strerror`'s text for the failed `write(2)`.
+    let reason: String
+
+    var description: String { "cannot write to standard output: \(reason)" }
+}
+
 /// Writes to a file descriptor in full (standard output and error through `write(2)`, so nothing
 /// is buffered behind an exit).
 enum Output {
-    static func write(_ data: Data, to descriptor: Int32 = STDOUT_FILENO) {
-        data.withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress else { return }  // empty: nothing to write
-            var offset = 0
-            while offset < buffer.count {
-                let written = Foundation.write(descriptor, base + offset, buffer.count - offset)
-                if written < 0 { if errno == EINTR { continue } else { return } }
-                offset += written
-            }
+    /// Writes `data` to standard output; throws if it cannot all be written.
+    static func write(_ data: Data) throws {
+        if let failure = writeAll(data, to: STDOUT_FILENO) {
+            throw OutputError(reason: String(cString: strerror(failure)))
         }
     }
 
-    static func write(_ text: String, to descriptor: Int32 = STDOUT_FILENO) {
-        write(Data(text.utf8), to: descriptor)
+    /// Writes `text` to standard output as UTF-8; throws if it cannot all be written.
+    static func write(_ text: String) throws {
+        try write(Data(text.utf8))
     }
 
-    static func error(_ text: String) { write(text, to: STDERR_FILENO) }
+    /// Writes `text` to standard error. A failure there is not reported: there is nowhere left to
+    /// report it, and the exit status still tells the outcome.
+    static func error(_ text: String) { _ = writeAll(Data(text.utf8), to: STDERR_FILENO) }
+
+    /// Writes all of `data`, retrying interrupted and partial writes; returns `errno` on failure.
+    private static func writeAll(_ data: Data, to descriptor: Int32) -> Int32? {
+        data.withUnsafeBytes { buffer -> Int32? in
+            guard let base = buffer.baseAddress else { return nil }  // empty: nothing to write
+            var offset = 0
+            while offset < buffer.count {
+                let written = Foundation.write(descriptor, base + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += written
+            }
+            return nil
+        }
+    }
 }

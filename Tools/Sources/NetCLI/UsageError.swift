@@ -11,8 +11,9 @@ public struct UsageError: Error, Sendable, CustomStringConvertible {
 public enum ExitStatus: Int32, Sendable {
     /// The exchange succeeded (a status from 100 to 399).
     case success = 0
-    /// The request could not be sent or its response not read (refused, timed out, reset…), or
-    /// the response was not valid HTTP (a status outside 100–599).
+    /// The request could not be sent or its response not read (refused, timed out, reset…), the
+    /// response was not valid HTTP (a status outside 100–599), or standard output could not be
+    /// written.
     case transportFailure = 1
     /// The command line was wrong.
     case usage = 2

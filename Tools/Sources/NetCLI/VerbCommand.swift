@@ -27,7 +27,7 @@ public struct VerbCommand<Verb: HTTPVerb>: AsyncParsableCommand {
         let session = try options.session.map { try SessionFile.load($0).merging(plan.givenHeaders) }
         try session?.apply(to: &plan.request)
         if options.curl {
-            Output.write(try CurlRendering.command(for: plan, connection: options.connection) + "\n")
+            try Output.write(CurlRendering.command(for: plan, connection: options.connection) + "\n")
             return
         }
         let jar = session.map { CookieJar(cookies: $0.cookies) }

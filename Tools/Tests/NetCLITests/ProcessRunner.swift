@@ -25,25 +25,27 @@ enum ProcessRunner {
     static var net: String { binaryDirectory.appendingPathComponent("net").path }
 
     /// Runs `net` with `arguments` and waits for it; with `environment`, that is its whole
-    /// environment instead of this process's.
-    static func net(_ arguments: [String], environment: [String: String]? = nil) async throws -> Finished {
-        try await run(net, arguments, environment: environment)
+    /// environment instead of this process's; with `standardOutput`, its output goes to that path
+    /// (a device such as `/dev/full`) and the result's output is empty.
+    static func net(_ arguments: [String], environment: [String: String]? = nil,
+                    standardOutput: String? = nil) async throws -> Finished {
+        try await run(net, arguments, environment: environment, standardOutput: standardOutput)
     }
 
     /// Runs `program` (looked up on PATH when it has no slash) and waits, killing it after `limit`.
     static func run(_ program: String, _ arguments: [String], limit: Duration = .seconds(60),
-                    environment: [String: String]? = nil) async throws -> Finished {
+                    environment: [String: String]? = nil, standardOutput: String? = nil) async throws -> Finished {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("net-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         let outputPath = scratch.appendingPathComponent("stdout").path
         let errorPath = scratch.appendingPathComponent("stderr").path
-        let pid = try spawn(program, arguments, standardInput: "/dev/null", standardOutput: outputPath, standardError: errorPath,
-                            environment: environment)
+        let pid = try spawn(program, arguments, standardInput: "/dev/null", standardOutput: standardOutput ?? outputPath,
+                            standardError: errorPath, environment: environment)
         let status = await wait(pid, limit: limit)
         return Finished(
             status: status,
-            standardOutput: try Data(contentsOf: URL(fileURLWithPath: outputPath)),
+            standardOutput: standardOutput == nil ? try Data(contentsOf: URL(fileURLWithPath: outputPath)) : Data(),
             standardError: String(decoding: try Data(contentsOf: URL(fileURLWithPath: errorPath)), as: UTF8.self))
     }
 
