@@ -101,3 +101,44 @@ struct HTTPDiskCacheTests {
         #expect(try await client.requestData(for: try #require(last)).response.cacheStatus == .cache)
     }
 }
+
+/// A file the storage cannot replace or remove: made immutable with `chattr +i`, which stops even
+/// root (the tests' user) from renaming over it or unlinking it, as a read-only file would stop
+/// another user. What it holds must not be served once a newer write or an invalidation failed.
+@Suite("HTTP cache on disk: an entry that cannot be replaced")
+struct DiskCacheStuckEntryTests {
+    private static func entry(_ body: String) throws -> CachedResponse {
+        CachedResponse(
+            method: "GET", statusCode: 200, headerFields: [["Cache-Control", "max-age=60"]], url: try #require(URL(string: "https://host/x")),
+            body: Data(body.utf8), requestTime: Date(timeIntervalSince1970: 1_700_000_000), responseTime: Date(timeIntervalSince1970: 1_700_000_001), varyValues: [:])
+    }
+
+    private static func setImmutable(_ immutable: Bool, _ file: URL) async throws {
+        _ = try await runProcessOffPool("/usr/bin/chattr", [immutable ? "+i" : "-i", file.path])
+    }
+
+    @Test("Neither a newer response nor an invalidation that failed to reach the file lets the old entry be served")
+    func stuckEntryWithheld() async throws {
+        let directory = try TransportTest.makeDirectory()
+        let file = directory.appendingPathComponent(DiskCacheStorage.fileName(for: "k"))
+        let storage = try DiskCacheStorage(directory: directory)
+        try storage.setVariants([Self.entry("old")], forKey: "k")
+        #expect(storage.variants(forKey: "k") == [try Self.entry("old")])  // the control
+        try await Self.setImmutable(true, file)
+        // A newer response cannot replace the file: the old one is not served instead.
+        storage.setVariants([try Self.entry("new")], forKey: "k")
+        #expect(storage.variants(forKey: "k").isEmpty)
+        #expect(FileManager.default.fileExists(atPath: file.path))  // the file did stay
+        // An invalidation cannot remove it either.
+        storage.setVariants([], forKey: "k")
+        #expect(storage.variants(forKey: "k").isEmpty)
+        storage.removeAll()
+        #expect(storage.variants(forKey: "k").isEmpty)
+        try await Self.setImmutable(false, file)
+        // Once a write succeeds, the key serves again; no temporary file was left behind.
+        storage.setVariants([try Self.entry("new")], forKey: "k")
+        #expect(storage.variants(forKey: "k") == [try Self.entry("new")])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [file.lastPathComponent])
+        try FileManager.default.removeItem(at: directory)
+    }
+}

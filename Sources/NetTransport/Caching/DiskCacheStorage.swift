@@ -7,6 +7,11 @@ import Foundation
 /// sees half an entry. Every file carries a checksum: a truncated, corrupted or foreign file is
 /// deleted when read and treated as absent, never served. Files are created readable by their owner
 /// only (0600), in a directory created 0700.
+///
+/// A key whose file can be neither replaced nor removed (an immutable or read-only file, a full
+/// disk) is not served again by this instance until a write under it succeeds: that file holds
+/// what an invalidation or a newer response was to replace. (Another instance opened on the same
+/// directory, after a restart, reads such a file as it reads any other.)
 public final class DiskCacheStorage: HTTPCacheStorage {
     private struct FileInfo: Sendable {
         var size: Int
@@ -18,6 +23,8 @@ public final class DiskCacheStorage: HTTPCacheStorage {
     /// The most the files may take together, in bytes.
     public let byteLimit: Int
     private let index: Locked<[String: FileInfo]>
+    /// File names that could not be replaced or removed: not served (see the type's comment).
+    private let withheld = Locked(Set<String>())
 
     private static let magic = Data("NETCACHE1\n".utf8)
     private static let suffix = ".netcache"
@@ -51,14 +58,14 @@ public final class DiskCacheStorage: HTTPCacheStorage {
     /// and reads as absent. Marks the key as the most recently used.
     public func variants(forKey key: String) -> [CachedResponse] {
         let name = Self.fileName(for: key)
+        guard !withheld.withLock({ $0.contains(name) }) else { return [] }
         let url = directory.appendingPathComponent(name)
         // Only a regular file within the whole storage's limit, never through a link: anything
         // else (a link to /dev/zero, a FIFO, a huge file) reads as absent.
         guard let data = try? BodyFile.readRegular(url, limit: byteLimit, followingLinks: false) else { return [] }
         guard let variants = Self.decode(data, key: key) else {
             // Corrupt, truncated, or another key's file under a colliding name: never serve it.
-            try? FileManager.default.removeItem(at: url)
-            index.withLock { $0[name] = nil }
+            discard(name)
             return []
         }
         let now = Date()
@@ -73,24 +80,40 @@ public final class DiskCacheStorage: HTTPCacheStorage {
         let name = Self.fileName(for: key)
         let url = directory.appendingPathComponent(name)
         guard !variants.isEmpty, let data = Self.encode(variants, key: key), data.count <= byteLimit else {
-            try? FileManager.default.removeItem(at: url)
-            index.withLock { $0[name] = nil }
+            discard(name)
             return
         }
         let temporary = directory.appendingPathComponent(".tmp-\(UUID().uuidString)")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]) else { return }
+        guard FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
+            try? FileManager.default.removeItem(at: temporary)  // a partial write (a full disk)
+            discard(name)  // not replaced: the entry it held must not be served instead
+            return
+        }
         guard rename(temporary.path, url.path) == 0 else {
             try? FileManager.default.removeItem(at: temporary)
+            discard(name)
             return
         }
         index.withLock { $0[name] = FileInfo(size: data.count, lastUse: Date()) }
+        withheld.withLock { _ = $0.remove(name) }
         evict(keeping: name)
+    }
+
+    /// Removes the file `name`; one that stays (it could not be removed) is withheld from then on.
+    private func discard(_ name: String) {
+        index.withLock { $0[name] = nil }
+        let path = directory.appendingPathComponent(name).path
+        var status = stat()
+        let stays = unlink(path) != 0 && errno != ENOENT && lstat(path, &status) == 0
+        withheld.withLock { withheld in
+            if stays { withheld.insert(name) } else { withheld.remove(name) }
+        }
     }
 
     /// Removes every entry.
     public func removeAll() {
         let names = index.withLock { index in defer { index = [:] }; return Array(index.keys) }
-        for name in names { try? FileManager.default.removeItem(at: directory.appendingPathComponent(name)) }
+        for name in Set(names).union(withheld.withLock { $0 }) { discard(name) }
     }
 
     /// Deletes least recently used files until the total is within the limit.
@@ -106,7 +129,7 @@ public final class DiskCacheStorage: HTTPCacheStorage {
             }
             return victims
         }
-        for name in victims { try? FileManager.default.removeItem(at: directory.appendingPathComponent(name)) }
+        for name in victims { discard(name) }
     }
 
     // MARK: File format: magic, metadata length (UInt32 BE), JSON metadata, bodies, FNV-1a 64 (BE).
