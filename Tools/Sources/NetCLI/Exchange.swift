@@ -51,19 +51,41 @@ struct Exchange {
     /// `--stream`: the head, then each chunk of the body written to standard output as it arrives
     /// (unbuffered writes), as it came, without pretty-printing; a `text/event-stream` body as one
     /// compact JSON object per event instead (``eventLine(_:)``).
+    ///
+    /// `--timeout` covers the whole exchange here too: the library's deadline for a stream ends
+    /// with its head, so the body is read within what is left of it.
     private func stream(_ plan: RequestPlan, client: NetworkClient, printer: ResponsePrinter) async throws -> ExitStatus {
+        let deadline = plan.request.timeout.map { ContinuousClock.now + $0 }
         let response = try await client.requestStream(for: plan.request)
         try Output.write(printer.head(response.response))
-        if Self.isEventStream(response.response.headers["Content-Type"]) {
-            for try await event in response.body.serverSentEvents() {
-                try Output.write(Self.eventLine(event))
-            }
-        } else {
-            for try await chunk in response.body {
-                try Output.write(chunk)
+        let isEventStream = Self.isEventStream(response.response.headers["Content-Type"])
+        try await Self.within(deadline, timeout: plan.request.timeout) {
+            if isEventStream {
+                for try await event in response.body.serverSentEvents() {
+                    try Output.write(Self.eventLine(event))
+                }
+            } else {
+                for try await chunk in response.body {
+                    try Output.write(chunk)
+                }
             }
         }
         return status(of: response.response)
+    }
+
+    /// Runs `work`, cancelling it at `deadline` (if any) and then throwing `timedOut`.
+    private static func within(_ deadline: ContinuousClock.Instant?, timeout: Duration?,
+                               _ work: @escaping @Sendable () async throws -> Void) async throws {
+        guard let deadline, let timeout else { return try await work() }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await work() }
+            group.addTask {
+                try await Task.sleep(until: deadline, clock: .continuous)
+                throw NetworkError.transport(.timedOut("the body was still arriving when --timeout (\(timeout)) ran out"))
+            }
+            defer { group.cancelAll() }
+            try await group.next()  // the first to end: the body, or the deadline
+        }
     }
 
     /// `{"event":"…","data":"…","id":"…"}` and a line break; `id` only when the stream has set one.
@@ -139,9 +161,13 @@ struct Exchange {
         if options.continueDownload { return try finishResumable(response, destination: destination, printer: printer) }
 
         let status = status(of: response.response)
-        guard status == .success else {
+        guard response.statusCode.isSuccess else {
+            // Not a 2xx: the library left the body in a temporary file of its own, the destination
+            // as it was. Shown like any response's body, then removed.
+            defer { if response.url != staging { try? FileManager.default.removeItem(at: response.url) } }
             try Output.write(printer.head(response.response))
             try printErrorBody(of: response, printer: printer)
+            if status == .success { Self.noteNotSaved(destination, status: response.statusCode.rawValue) }
             return status
         }
         let size = (try? staging.resourceValues(forKeys: [.fileSizeKey]))?.fileSize.map(Int64.init)
@@ -165,6 +191,7 @@ struct Exchange {
         guard response.url == destination else {
             defer { try? FileManager.default.removeItem(at: response.url) }
             try printErrorBody(of: response, printer: printer)
+            if status == .success { Self.noteNotSaved(destination, status: response.statusCode.rawValue) }
             return status
         }
         let size = (try? destination.resourceValues(forKeys: [.fileSizeKey]))?.fileSize.map(Int64.init)
@@ -185,6 +212,12 @@ struct Exchange {
             return
         }
         try Output.write(printer.body(try response.bodyData(), head: response.response))
+    }
+
+    /// A download answered with a status that is not an error and not a 2xx (a 304, a redirect not
+    /// followed): `net` exits 0, and says the file was left as it was.
+    private static func noteNotSaved(_ destination: URL, status: Int) {
+        Output.error("net: \(destination.path) was left as it was: the server answered \(status), not a success (2xx)\n")
     }
 
     /// After a failed `--continue` download: says how many bytes wait in `FILE.part`, if any.

@@ -83,9 +83,24 @@ public struct RequestOptions: ParsableArguments {
         if curl && download != nil { throw ValidationError("--curl prints a command and sends nothing, so --download has nothing to save") }
         if continueDownload && download == nil { throw ValidationError("--continue resumes a --download FILE: give one") }
         if stream && download != nil { throw ValidationError("--stream prints the body as it arrives and --download saves it: choose one") }
+        if let download { try Self.validateDestination(download) }
         if transport == .urlsession && connection.isSet {
             throw ValidationError(
                 "--cacert, --cert, --key, --pass, --pinnedpubkey, --proxy and --noproxy need --transport ahc: URLSession on Linux takes no TLS or proxy settings (its libcurl reads http_proxy and kin from the environment itself)")
+        }
+    }
+
+    /// A `--download` FILE that could never be written is a usage error before anything is sent,
+    /// not a failure after the whole body has arrived: a directory, or a file in a folder that
+    /// does not exist.
+    private static func validateDestination(_ path: String) throws {
+        var isDirectory: ObjCBool = false
+        if path.hasSuffix("/") || (FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue) {
+            throw ValidationError("--download \(path) is a directory: name the file to write")
+        }
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ValidationError("--download \(path): the folder \(folder) does not exist")
         }
     }
 

@@ -75,9 +75,16 @@ public struct RequestPlan: Sendable {
     }
 
     static func absoluteURL(_ typed: String) -> String {
-        if typed.contains("://") { return typed }
+        // A scheme only at the start: `host/login?next=http://x` has none of its own.
+        if let separator = typed.range(of: "://"), isScheme(typed[..<separator.lowerBound]) { return typed }
         if typed.hasPrefix(":") { return "http://localhost" + typed }
         return "http://" + typed
+    }
+
+    /// RFC 3986's scheme: a letter, then letters, digits, `+`, `-` or `.`.
+    private static func isScheme(_ text: Substring) -> Bool {
+        guard let first = text.first, first.isASCII, first.isLetter else { return false }
+        return text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
     }
 
     static func validatedJSON(_ text: String, field: String) throws -> String {

@@ -62,8 +62,9 @@ struct SessionFile: Codable, Equatable {
         guard FileManager.default.createFile(atPath: staging.path, contents: nil, attributes: [.posixPermissions: 0o600]),
               let file = try? FileHandle(forWritingTo: staging), (try? file.write(contentsOf: data)) != nil, (try? file.close()) != nil,
               rename(staging.path, path) == 0 else {
+            let reason = String(cString: strerror(errno))  // before the clean-up sets errno again
             try? FileManager.default.removeItem(at: staging)
-            throw UsageError("--session: cannot write \(path): \(String(cString: strerror(errno)))")
+            throw UsageError("--session: cannot write \(path): \(reason)")
         }
     }
 }

@@ -21,6 +21,16 @@ public struct VerbCommand<Verb: HTTPVerb>: AsyncParsableCommand {
     /// Creates the command; ArgumentParser fills in its options.
     public init() {}
 
+    /// The checks that depend on the verb (usage errors, status 2, before anything is sent).
+    public func validate() throws {
+        if Verb.method == .head && options.download != nil {
+            throw ValidationError("a HEAD response has no body: --download would only empty the file")
+        }
+        if options.continueDownload && Verb.method != .get {
+            throw ValidationError("--continue resumes a GET download, not a \(Verb.method.rawValue)")
+        }
+    }
+
     /// Sends the request (or prints it as curl) and sets the exit status from the response.
     public func run() async throws {
         var plan = try options.plan(method: Verb.method)
@@ -35,13 +45,20 @@ public struct VerbCommand<Verb: HTTPVerb>: AsyncParsableCommand {
         let status: ExitStatus
         do {
             status = try await exchange.perform(plan)
+        } catch let error as UsageError {
+            throw error  // rejected before anything was sent: the session file stays as it was
         } catch {
             // The request's failure is what the user needs to see, even if saving fails too.
             try? saveSession(session, jar: jar)
             throw error
         }
-        try saveSession(session, jar: jar)
-        if status != .success { throw ExitCode(status.rawValue) }
+        guard status != .success else {
+            try saveSession(session, jar: jar)
+            return
+        }
+        // An error status keeps its exit status; a session that cannot be saved is said on stderr.
+        do { try saveSession(session, jar: jar) } catch { Output.error("net: \(error)\n") }
+        throw ExitCode(status.rawValue)
     }
 
     /// Writes the session back with the jar's cookies, whatever the outcome: cookies a redirect

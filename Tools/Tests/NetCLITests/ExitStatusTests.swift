@@ -46,6 +46,10 @@ struct ExitStatusTests {
         (["get", "--transport", "ahc", "--proxy", "http://[::1", "http://127.0.0.1:9/"], "--proxy"),
         (["get", "--transport", "ahc", "--cert", "/nonexistent/client.pem", "https://127.0.0.1:9/"], "/nonexistent/client.pem"),
         (["get", "--transport", "ahc", "--cert", #filePath, "--key", "/nonexistent/client.key", "https://127.0.0.1:9/"], "/nonexistent/client.key"),
+        (["head", "http://127.0.0.1:9/", "--download", "/tmp/net-head-body"], "HEAD"),
+        (["post", "http://127.0.0.1:9/", "--download", "/tmp/net-post-body", "--continue"], "POST"),
+        (["get", "http://127.0.0.1:9/", "--download", "/tmp"], "/tmp is a directory"),
+        (["get", "http://127.0.0.1:9/", "--download", "/nonexistent/folder/file"], "/nonexistent/folder does not exist"),
     ])
     func usage(_ arguments: [String], _ mentioned: String) async throws {
         let result = try await ProcessRunner.net(arguments)
