@@ -1,7 +1,7 @@
 import Foundation
 import NetCore
 import NetTestSupport
-import NetTransport
+@testable import NetTransport
 import Testing
 
 /// The HTTP cache over URLSessionTransport against a loopback server that sets the caching headers.
@@ -301,17 +301,47 @@ struct HTTPCacheTests {
 
     @Test("The memory storage evicts the least recently used response to stay under its byte limit")
     func leastRecentlyUsed() async throws {
-        let storage = MemoryCacheStorage(byteLimit: 4_000)
+        // Room for three entries of this size, not four (one is counted as its body, header fields and URL).
+        let probe = MemoryCacheStorage()
+        _ = try await NetworkClient(transport: URLSessionTransport(), cache: HTTPCache(storage: probe))
+            .requestData(for: try await Self.resource(["cc": "max-age=60", "size": "1000"]).url)
+        let limit = probe.byteCount * 7 / 2
+        let storage = MemoryCacheStorage(byteLimit: limit)
         let client = NetworkClient(transport: URLSessionTransport(), cache: HTTPCache(storage: storage))
         var resources: [(id: String, url: URL)] = []
         for _ in 0..<3 { resources.append(try await Self.resource(["cc": "max-age=60", "size": "1000"])) }
         for resource in resources { _ = try await client.requestData(for: resource.url) }
+        #expect(storage.keys.count == 3)
         #expect(try await client.requestData(for: resources[0].url).response.cacheStatus == .cache)  // a is now recent
         let fourth = try await Self.resource(["cc": "max-age=60", "size": "1000"])
         _ = try await client.requestData(for: fourth.url)
-        #expect(storage.byteCount <= 4_000)
+        #expect(storage.byteCount <= limit && storage.keys.count == 3)
         #expect(try await client.requestData(for: resources[1].url).response.cacheStatus == .network)  // b was evicted
         #expect(try await client.requestData(for: resources[0].url).response.cacheStatus == .cache)
+    }
+
+    @Test("What an entry holds besides its body counts against the limit: the request's Vary values and each header field")
+    func heldBytesCounted() async throws {
+        // Vary: Cookie keeps the request's whole Cookie field with the entry. (Two names: the
+        // server then leaves the varied value out of the body, which stays small.)
+        let storage = MemoryCacheStorage(byteLimit: 8_000)
+        let client = NetworkClient(transport: URLSessionTransport(), cache: HTTPCache(storage: storage))
+        let (_, url) = try await Self.resource(["cc": "max-age=60", "vary": "Cookie, Accept-Language", "size": "10"])
+        let small = try NetworkRequest(url: url, headers: [NetworkHeader(name: "Cookie", value: "a=1")])
+        let large = try NetworkRequest(url: url, headers: [NetworkHeader(name: "Cookie", value: "a=" + String(repeating: "x", count: 20_000))])
+        _ = try await client.requestData(for: small)
+        #expect(try await client.requestData(for: small).response.cacheStatus == .cache)  // the control
+        #expect(try await client.requestData(for: large).response.statusCode == 200)
+        #expect(storage.byteCount <= 8_000)
+        #expect(try await client.requestData(for: large).response.cacheStatus == .network, "a 20 kB Vary value was kept under an 8 kB limit")
+
+        // 2,000 fields of three bytes each hold far more than their text.
+        let entry = CachedResponse(
+            method: "GET", statusCode: 200, headerFields: (0..<2_000).map { ["a\($0 % 10)", "b"] }, url: url,
+            body: Data(), requestTime: Date(), responseTime: Date(), varyValues: [:])
+        let fields = MemoryCacheStorage(byteLimit: 64_000)
+        fields.setVariants([entry], forKey: "k")
+        #expect(fields.variants(forKey: "k").isEmpty, "2,000 header fields counted as \(fields.byteCount) bytes")
     }
 }
 

@@ -54,7 +54,7 @@ public final class MemoryCacheStorage: HTTPCacheStorage {
             state.slots[key] = Slot(variants: variants, byteCount: size, lastUse: state.clock)
             state.byteCount += size
             while state.byteCount > limit,
-                let oldest = state.slots.filter({ $0.key != key }).min(by: { $0.value.lastUse < $1.value.lastUse })
+                let oldest = state.slots.lazy.filter({ $0.key != key }).min(by: { $0.value.lastUse < $1.value.lastUse })  // no copy of the table
             {
                 state.slots[oldest.key] = nil
                 state.byteCount -= oldest.value.byteCount
