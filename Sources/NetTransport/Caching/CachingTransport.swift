@@ -55,11 +55,16 @@ public struct CachingTransport: Transport {
                     return try deliver(stored, as: .cache, for: request)
                 }
                 if !mustCheck, !control.mustRevalidate, let window = control.staleWhileRevalidate, freshness.staleness(at: now) <= window {
-                    Task { [self] in
-                        // Bounded like any call: the entry size, and a minute.
-                        let deadline = CallDeadline(request: request, timeout: .seconds(60), clock: clock)
-                        _ = try? await deadline.run { _ in
-                            try await revalidate(request, stored: stored, progress: nil).body.collect(upTo: Int64(cache.maximumEntrySize))
+                    // One at a time per key: a server that stalls revalidations must not gain a
+                    // task (and a pooled connection) with every hit on the stale entry.
+                    if cache.claimBackgroundRevalidation(for: request) {
+                        Task { [self] in
+                            defer { cache.releaseBackgroundRevalidation(for: request) }
+                            // Bounded like any call: the entry size, and a minute.
+                            let deadline = CallDeadline(request: request, timeout: .seconds(60), clock: clock)
+                            _ = try? await deadline.run { _ in
+                                try await revalidate(request, stored: stored, progress: nil).body.collect(upTo: Int64(cache.maximumEntrySize))
+                            }
                         }
                     }
                     return try deliver(stored, as: .cache, for: request)

@@ -14,6 +14,9 @@ public final class HTTPCache: Sendable {
     public let storage: any HTTPCacheStorage
     /// Responses with larger bodies are not stored.
     public let maximumEntrySize: Int
+    /// The keys with a `stale-while-revalidate` revalidation in the background now: one per key,
+    /// so that hits on a stale entry whose revalidation stalls do not each start another.
+    private let backgroundRevalidations = Locked(Set<String>())
 
     /// Statuses cacheable without explicit freshness (RFC 9110 §15.1, "heuristically cacheable").
     static let heuristicallyCacheable: Set<Int> = [200, 203, 204, 300, 301, 308, 404, 405, 410, 414, 501]
@@ -123,6 +126,22 @@ public final class HTTPCache: Sendable {
             removeResponses(for: target)
         }
     }
+
+    /// Claims the one background revalidation `request`'s key may have at a time: `false` while
+    /// another runs. The claimant calls ``releaseBackgroundRevalidation(for:)`` once it ends.
+    func claimBackgroundRevalidation(for request: NetworkRequest) -> Bool {
+        let key = Self.key(method: request.httpMethod.rawValue, url: request.url)
+        return backgroundRevalidations.withLock { $0.insert(key).inserted }
+    }
+
+    /// Ends the claim of ``claimBackgroundRevalidation(for:)``.
+    func releaseBackgroundRevalidation(for request: NetworkRequest) {
+        let key = Self.key(method: request.httpMethod.rawValue, url: request.url)
+        backgroundRevalidations.withLock { _ = $0.remove(key) }
+    }
+
+    /// How many background revalidations run now (tests).
+    var backgroundRevalidationCount: Int { backgroundRevalidations.withLock(\.count) }
 
     /// `GET https://host/path?query`, without the fragment.
     static func key(method: String, url: URL) -> String {
