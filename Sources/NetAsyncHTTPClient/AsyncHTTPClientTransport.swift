@@ -163,6 +163,12 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
     /// started).
     package var relayDirectory: String { relays.directory }
 
+    /// How many relays are open or starting now; at most ``maximumRelayCount`` (tests).
+    package var relayCount: Int { relays.count }
+
+    /// The most relays a transport keeps open at once (tests).
+    package static var maximumRelayCount: Int { OriginRelays.maximumRelays }
+
     /// ``exchangesInFlight`` by `LoopAffinity`'s count: each 0 once every exchange has ended.
     package var exchangesInFlightByCount: (readWhole: Int, other: Int) { affinity.exchangesInFlightByCount }
 
