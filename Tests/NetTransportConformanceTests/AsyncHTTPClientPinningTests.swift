@@ -53,7 +53,7 @@ struct AsyncHTTPClientPinningTests {
         let server = try await TLSPeers.Server()
         let transport = try await Self.transport(pinning: await Self.pin("server"))
         #expect(await TransportOutcome.of(transport, server.url) == .body("tls ok"))
-        let ports = try Self.closedPorts(AsyncHTTPClientTransport.maximumRelayCount + 6)
+        let ports = try closedLoopbackPorts(AsyncHTTPClientTransport.maximumRelayCount + 6)
         for port in ports {
             let outcome = await TransportOutcome.of(transport, "https://127.0.0.1:\(port)/")
             guard case .failed(.cannotConnect) = outcome else {
@@ -75,32 +75,12 @@ struct AsyncHTTPClientPinningTests {
     @Test("host names are case-insensitive: one relay for LOCALHOST and localhost")
     func relayPerHostIgnoringCase() async throws {
         let transport = try await Self.transport(pinning: await Self.pin("server"), host: "localhost")
-        let port = try #require(try Self.closedPorts(1).first)
+        let port = try #require(try closedLoopbackPorts(1).first)
         for host in ["LOCALHOST", "localhost", "LocalHost"] {
             _ = await TransportOutcome.of(transport, "https://\(host):\(port)/")
         }
         #expect(transport.relayCount == 1)
         withExtendedLifetime(transport) {}
-    }
-
-    /// Distinct loopback ports nothing listens on: all bound (so none repeats), read, then closed;
-    /// a connection to one is refused.
-    static func closedPorts(_ count: Int) throws -> [Int] {
-        var sockets: [Int32] = []
-        defer { sockets.forEach { close($0) } }
-        return try (0..<count).map { _ in
-            let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            sockets.append(socket)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let bound = withUnsafeMutablePointer(to: &address) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
-            }
-            guard bound else { throw POSIXError(.EADDRNOTAVAIL) }
-            return Int(UInt16(bigEndian: address.sin_port))
-        }
     }
 
     @Test("an origin that accepts the connection and never answers the TLS handshake: a call given up closes the relay's connection to it", .timeLimit(.minutes(5)))

@@ -18,7 +18,7 @@ struct ExitStatusTests {
     @Test("A refused connection exits 1 with one line on stderr")
     func refused() async throws {
         // A port nothing listens on: bind one, read its number, close it.
-        let result = try await ProcessRunner.net(["get", "http://127.0.0.1:\(try unusedPort())/"])
+        let result = try await ProcessRunner.net(["get", "http://127.0.0.1:\(try #require(try closedLoopbackPorts(1).first))/"])
         #expect(result.status == 1)
         #expect(result.output.isEmpty)
         #expect(result.standardError.hasPrefix("net: ") && result.standardError.contains("cannot connect"))
@@ -67,20 +67,6 @@ struct ExitStatusTests {
         for command in ["get", "post", "put", "patch", "delete", "head", "options", "reach"] {
             #expect(result.output.contains("  \(command) "), "\(command)")
         }
-    }
-
-    private func unusedPort() throws -> Int {
-        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
-        }
-        guard bound else { throw ProcessFailure(description: "cannot bind a loopback port") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
 

@@ -1,0 +1,1 @@
+../../../Tests/NetTestSupport/ClosedPorts.swift
