@@ -35,6 +35,23 @@ public struct NetworkDownloadResponse: NetworkResponse, CustomStringConvertible 
         }
     }
 
+    /// The file's bytes if it is a regular file of at most `limit` bytes; `nil` if larger,
+    /// unreadable, or changed while read (``FileChunkReader`` insists on the size it saw).
+    func bodyData(upTo limit: Int) -> Data? {
+        guard let size = try? FileStatus.regularFileSize(of: url), size <= limit,
+              let reader = try? FileChunkReader(url: url, expectedSize: size) else { return nil }
+        var body = [UInt8](repeating: 0, count: Int(size))
+        var filled = 0
+        do {
+            while let count = try body.withUnsafeMutableBytes({ try reader.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[filled...])) }) {
+                filled += count
+            }
+        } catch {
+            return nil
+        }
+        return Data(body)
+    }
+
     /// Wraps the failure as ``NetworkError/responseDownload(_:)``.
     public static func networkError(_ failure: NetworkError.ResponseFailure<NetworkDownloadResponse>) -> NetworkError {
         .responseDownload(failure)

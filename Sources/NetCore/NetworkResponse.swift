@@ -57,6 +57,8 @@ extension NetworkResponse {
     /// Returns `self` if the status is in `correctRange`. Otherwise decodes the server's own error
     /// model from the body and throws it, so callers can `catch let error as APIError`; if the
     /// body is not that model, throws ``NetworkError/ResponseFailure/invalidStatusCode(_:_:)``.
+    /// A downloaded body over 1 MiB is not read back for the model (a download's file may be of
+    /// any size): that too throws `invalidStatusCode`.
     @discardableResult
     public func validate<ServerError: Decodable & Error>(
         correctRange: HTTPCodes = .success,
@@ -64,7 +66,7 @@ extension NetworkResponse {
         decoder: JSONDecoder = JSONDecoder()
     ) throws -> Self {
         guard correctRange ~= statusCode else {
-            if let body = try? bodyData(), !body.isEmpty,
+            if let body = errorBody(), !body.isEmpty,
                 let serverError = try? decoder.decode(ServerError.self, from: body)
             {
                 throw serverError
@@ -81,7 +83,7 @@ extension NetworkResponse {
     public func validateContentType(_ acceptable: [String]) throws -> Self {
         if hasNoBodyByDefinition { return self }
         guard let essence = response.mimeType else {
-            if (try? bodyData())?.isEmpty == true { return self }
+            if bodyIsEmpty { return self }
             throw Self.networkError(.invalidContentType(self, expected: acceptable, actual: response.headers["Content-Type"]))
         }
         guard acceptable.contains(where: { MediaType.matches(essence, pattern: $0) }) else {
@@ -117,6 +119,19 @@ extension NetworkResponse {
     /// 204 No Content, 205 Reset Content and responses to HEAD carry no body (RFC 9110).
     var hasNoBodyByDefinition: Bool {
         statusCode == .noContent || statusCode == .resetContent || originalRequest.httpMethod == .head
+    }
+
+    /// The body, to decode an error model from: a download's only if its file holds at most
+    /// 1 MiB, so that an error page of any size is not read into memory.
+    private func errorBody() -> Data? {
+        if let download = self as? NetworkDownloadResponse { return download.bodyData(upTo: 1 << 20) }
+        return try? bodyData()
+    }
+
+    /// Whether the body is empty, without reading a download's file.
+    private var bodyIsEmpty: Bool {
+        if let download = self as? NetworkDownloadResponse { return (try? FileStatus.regularFileSize(of: download.url)) == 0 }
+        return (try? bodyData())?.isEmpty == true
     }
 
     private func readBody() throws -> Data {

@@ -9,8 +9,10 @@ public enum RetryAfter {
     public static func delay(from value: String, now: Date = Date()) -> Duration? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         if !trimmed.isEmpty, trimmed.allSatisfy(\.isASCII), trimmed.allSatisfy(\.isNumber) {
-            // Very long numbers are clamped rather than refused: they all mean "not soon".
-            return .seconds(Int64(trimmed.prefix(12)) ?? 0)
+            // Very long numbers are clamped rather than refused: they all mean "not soon". Leading
+            // zeros count for nothing (`0000000000005` is five seconds).
+            let digits = trimmed.drop { $0 == "0" }
+            return .seconds(digits.count > 12 ? 999_999_999_999 : Int64(digits) ?? 0)
         }
         guard let date = httpDate(trimmed) else { return nil }
         // A date is at most year 9999, but `now` is the caller's: the wait is capped at the

@@ -13,6 +13,10 @@ import NetCore
 ///
 /// - Cancelling one caller ends that caller's call with `CancellationError`; the exchange goes on
 ///   for the others, and is cancelled only when every caller has left.
+/// - A shared exchange has a deadline of its own: its first request's ``NetworkRequest/timeout``,
+///   or `timeout` (the client's), measured on `clock`. Past it every caller still waiting fails with
+///   ``NetworkError/TransportFailure/timedOut(_:)`` and the next starts afresh, so callers who keep
+///   arriving cannot keep a stalled exchange, started long ago, as the one they all wait for.
 /// - A shared body is held in memory: up to `maximumBodySize` bytes (256 MiB by default), past which
 ///   every caller fails with ``NetworkError/TransportFailure/responseBodyLimitExceeded(_:)``. Use it
 ///   for API reads, not for large downloads or long streams.
@@ -24,13 +28,21 @@ public struct SharedRequestsTransport: Transport {
     public let base: any Transport
     /// The largest body a shared exchange reads into memory.
     public let maximumBodySize: Int64
+    /// What a shared exchange's own deadline is measured on.
+    private let clock: any Clock<Duration>
+    /// A shared exchange's deadline when its first request has no timeout of its own.
+    private let timeout: Duration
 
     private let flights = LockedBox<[FlightKey: SharedFlight]>([:])
 
-    /// Wraps `base`.
-    public init(_ base: any Transport, maximumBodySize: Int64 = 256 << 20) {
+    /// Wraps `base`. A shared exchange's deadline is its first request's timeout, or `timeout`
+    /// when it has none, measured on `clock` (a manual clock in tests).
+    public init(_ base: any Transport, maximumBodySize: Int64 = 256 << 20, timeout: Duration = .seconds(60),
+                clock: any Clock<Duration> = ContinuousClock()) {
         self.base = base
         self.maximumBodySize = maximumBodySize
+        self.timeout = timeout
+        self.clock = clock
     }
 
     /// How many calls are waiting for a shared exchange right now (the first caller of each
@@ -63,14 +75,17 @@ public struct SharedRequestsTransport: Transport {
     private func start(_ request: NetworkRequest, key: FlightKey) -> SharedFlight {
         let flight = SharedFlight()
         let (base, limit, flights) = (self.base, maximumBodySize, self.flights)
+        let deadline = CallDeadline(request: request, timeout: timeout, clock: clock)
         flight.run(Task {
             defer {
                 // Later requests start a new exchange; this one is done.
                 flights.withLock { flights in if flights[key] === flight { flights[key] = nil } }
             }
-            let response = try await base.exchange(request, progress: nil)
-            let body = try await response.body.collect(upTo: limit)
-            return SharedResponse(head: response.response, body: body, isWithheld: response.body.isWithheld)
+            return try await deadline.run { _ in
+                let response = try await base.exchange(request, progress: nil)
+                let body = try await response.body.collect(upTo: limit)
+                return SharedResponse(head: response.response, body: body, isWithheld: response.body.isWithheld)
+            }
         })
         return flight
     }

@@ -138,6 +138,32 @@ struct ResponseTests {
         }
     }
 
+    @Test("A download's error body is read back for the error model only up to 1 MiB; an empty one passes the Content-Type check")
+    func downloadErrorModelBounded() throws {
+        let request = try NetworkRequest(url: "https://api.test/film.json")
+        let head = NetworkResponseHead(statusCode: 503, url: request.url)
+        func download(_ body: Data) throws -> NetworkDownloadResponse {
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("net-download-\(UUID().uuidString).json")
+            try body.write(to: file)
+            return NetworkDownloadResponse(url: file, response: head, originalRequest: request)
+        }
+        let model = Data(#"{"code":"E1","message":"busy"}"#.utf8)
+        let small = try download(model)
+        // The same model padded with spaces (still valid JSON) past 1 MiB.
+        let large = try download(model + Data(repeating: UInt8(ascii: " "), count: 1 << 20))
+        let empty = try download(Data())
+        defer { for file in [small.url, large.url, empty.url] { try? FileManager.default.removeItem(at: file) } }
+        #expect(throws: APIError(code: "E1", message: "busy")) { try small.validate(errorModel: APIError.self) }
+        do {
+            _ = try large.validate(errorModel: APIError.self)
+            Issue.record("a 503 must not validate")
+        } catch NetworkError.responseDownload(.invalidStatusCode(_, let code)) {
+            #expect(code == 503)
+        }
+        #expect(try empty.validateContentType(["application/json"]).statusCode == 503)
+        #expect(throws: NetworkError.self) { try small.validateContentType(["application/json"]) }  // a body, no Content-Type
+    }
+
     @Test("Uploads validate and decode the server's reply, and say what was sent")
     func uploads() throws {
         let request = try NetworkRequest(url: "https://api.test/upload", httpMethod: .post)

@@ -16,6 +16,8 @@ struct CacheFreshnessTests {
         #expect(CacheControl(fields: ["max-age=60, max-age=5"]).maxAge == .seconds(60))
         #expect(CacheControl(fields: ["max-age=soon"]).maxAge == .zero)  // invalid max-age: stale
         #expect(CacheControl(fields: ["max-age=99999999999999999999"]).maxAge == .seconds(9_999_999_999))
+        #expect(CacheControl(fields: ["max-age=00000000001234"]).maxAge == .seconds(1_234))  // leading zeros count for nothing
+        #expect(CacheControl(fields: ["max-age=0000000000000000000000"]).maxAge == .zero)
         #expect(CacheControl(fields: ["no-store, public, must-revalidate, s-maxage=10"]) == {
             var expected = CacheControl()
             expected.noStore = true

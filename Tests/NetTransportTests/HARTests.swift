@@ -206,6 +206,29 @@ struct HARTests {
         }
     }
 
+    @Test("an answer whose body failed part-way, or was too large to record, replays as a failure naming it, not as a whole body")
+    func partialBodiesReplayAsFailures() async throws {
+        let recorder = HARRecorder(maximumBodySize: 1_000)
+        let client = NetworkClient(transport: recorder.recording(URLSessionTransport()))
+        // A real server that sends 100 of its 1,000 bytes and resets; and a body over the limit.
+        let truncated = try await TransportTest.request("/truncated")
+        await #expect(throws: NetworkError.self) { _ = try await client.requestData(for: truncated) }
+        let stub = StubTransport()
+        stub.on(.get, "/big", respond: .status(.ok, body: Data(repeating: 7, count: 10_000)))
+        _ = try await NetworkClient(transport: recorder.recording(stub)).requestData(for: "https://example.com/big")
+        let archive = recorder.archive
+        #expect(archive.log.entries.first?.comment?.hasPrefix("the body failed after") == true, "\(archive.log.entries.first?.comment ?? "none")")
+        let replay = NetworkClient(transport: StubTransport(replaying: archive))
+        for (url, expected) in [(truncated.url.absoluteString, "the body failed after"), ("https://example.com/big", "no body to replay")] {
+            await #expect {
+                _ = try await replay.requestData(for: url)
+            } throws: { error in
+                guard case NetworkError.transport(.other(let message)) = error else { return false }
+                return message.contains(expected) && message.contains(url)
+            }
+        }
+    }
+
     @Test("a damaged HAR file is a typed error")
     func damaged() throws {
         #expect(throws: HARError.self) { try HARArchive(data: Data("{\"log\": {}}".utf8)) }

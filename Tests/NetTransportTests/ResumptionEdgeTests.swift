@@ -60,4 +60,18 @@ struct ResumptionEdgeTests {
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["file"])
     }
+
+    @Test("a record that is not a regular file (a FIFO nobody writes) is not read: the download starts over", .timeLimit(.minutes(1)))
+    func recordNotRegular() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("net-resume-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let destination = directory.appendingPathComponent("file")
+        try Data("01234".utf8).write(to: URL(fileURLWithPath: destination.path + ".part"))
+        #expect(mkfifo(destination.path + ".part.json", 0o600) == 0)  // reading it would wait for a writer for good
+        let stub = StubTransport { _ in .status(.ok, headers: [.header(key: "ETag", value: "\"v1\"")], body: Self.whole) }
+        let response = try await NetworkClient(transport: stub).requestResumableDownload(for: "https://example.com/file", to: destination)
+        #expect(response.statusCode == 200 && stub.requests.map { $0.request.headers["Range"] } == [nil])
+        #expect(try Data(contentsOf: destination) == Self.whole)
+    }
 }

@@ -107,6 +107,8 @@ struct RetryPolicyTests {
         #expect(RetryAfter.httpDate("Sun Nov  6 08:49:37 1994") == now)
         #expect(RetryAfter.delay(from: "120", now: now) == .seconds(120))
         #expect(RetryAfter.delay(from: " 0 ", now: now) == .zero)
+        #expect(RetryAfter.delay(from: "0000000000005", now: now) == .seconds(5))  // leading zeros count for nothing
+        #expect(RetryAfter.delay(from: "99999999999999999999", now: now) == .seconds(999_999_999_999))
         #expect(RetryAfter.delay(from: "Sun, 06 Nov 1994 08:50:07 GMT", now: now) == .seconds(30))
         // The furthest date there is, from the earliest `now` there is: capped, not an overflow.
         #expect(RetryAfter.delay(from: "Fri, 31 Dec 9999 23:59:59 GMT", now: Date(timeIntervalSince1970: -1e300)) == .seconds(1_000_000_000_000))

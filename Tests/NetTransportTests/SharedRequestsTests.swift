@@ -92,6 +92,36 @@ struct SharedRequestsTests {
         #expect(String(decoding: try await next.value, as: UTF8.self) == "body \(key) 2")
     }
 
+    @Test("A shared exchange ends at its first request's deadline: a caller who joined later fails then, and the next starts afresh")
+    func sharedExchangeDeadline() async throws {
+        let key = UUID().uuidString
+        let clock = ManualClock()
+        let client = NetworkClient(transport: URLSessionTransport(), clock: clock, sharesIdenticalGETs: true)
+        let shared = try #require(client.transport as? SharedRequestsTransport)
+        let url = try await LoopbackServer.shared.baseURL().absoluteString + "/held/\(key)"
+        let request = try NetworkRequest(url: url, timeout: .seconds(10))
+        let first = Task { try await client.requestData(for: request).data }
+        #expect(await Self.eventually { shared.waitingCalls == 1 && Self.arrivals(key) == 1 })
+        await clock.sleeps(atLeast: 2)  // the first call's deadline and the shared exchange's
+        clock.advance(by: .seconds(5))
+        let joined = Task { try await client.requestData(for: request).data }  // its own deadline: at 15 s
+        #expect(await Self.eventually { shared.waitingCalls == 2 })
+        await clock.sleeps(atLeast: 3)
+        clock.advance(by: .seconds(6))  // 11 s: past the first request's 10 s
+        for caller in [first, joined] {
+            do {
+                _ = try await caller.value
+                Issue.record("a call on the stalled exchange succeeded")
+            } catch NetworkError.transport(.timedOut) {}
+        }
+        #expect(Self.arrivals(key) == 1)
+        // The next caller does not join the stalled exchange: a new one reaches the server.
+        let next = Task { try await client.requestData(for: url).data }
+        #expect(await Self.eventually { Self.arrivals(key) == 2 })
+        Self.release(key)
+        #expect(String(decoding: try await next.value, as: UTF8.self) == "body \(key) 2")
+    }
+
     @Test("Streams are never shared, even on a sharing client")
     func streamsPassThrough() async throws {
         let key = UUID().uuidString

@@ -85,9 +85,12 @@ public struct CacheControl: Sendable, Hashable {
         return directives
     }
 
-    /// A delta-seconds value (RFC 9111 §1.2.2): digits only; huge values are clamped, not refused.
+    /// A delta-seconds value (RFC 9111 §1.2.2): digits only; huge values are clamped to ten digits'
+    /// worth (§1.2.2 allows the greatest value a cache represents), not refused, and leading zeros
+    /// count for nothing (`00000000001234` is 1,234 seconds).
     static func seconds(_ value: String?) -> Duration? {
         guard let value, !value.isEmpty, value.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
-        return .seconds(Int(value.prefix(10)) ?? Int(Int32.max))
+        let digits = value.drop { $0 == "0" }
+        return .seconds(digits.count > 10 ? 9_999_999_999 : Int(digits) ?? 0)
     }
 }

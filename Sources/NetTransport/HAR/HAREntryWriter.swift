@@ -30,6 +30,12 @@ struct HAREntryWriter: Sendable {
             postData: postData, headersSize: -1, bodySize: bodySize)
     }
 
+    /// How an entry's comment begins when its body failed part-way: replay fails it again.
+    static let failedMarker = "the body failed after"
+    /// How a response content's comment begins when its body was too large to record: replay
+    /// fails rather than serve an empty body.
+    static let notRecordedMarker = "body of"
+
     /// The entry for a response whose body ended, failed or was dropped.
     func entry(
         head: NetworkResponseHead, body: Data?, bodySize: Int, started: Date, wait: Duration, receive: Duration,
@@ -41,10 +47,10 @@ struct HAREntryWriter: Sendable {
             content.text = text
             content.encoding = encoding
         } else {
-            content.comment = "body of \(bodySize) bytes not recorded: over \(maximumBodySize) bytes"
+            content.comment = "\(Self.notRecordedMarker) \(bodySize) bytes not recorded: over \(maximumBodySize) bytes"
         }
         let comment: String? = if let error {
-            "the body failed after \(bodySize) bytes: \(Self.describe(error))"
+            "\(Self.failedMarker) \(bodySize) bytes: \(Self.describe(error))"
         } else if !complete {
             "the body was not read to its end (\(bodySize) bytes read)"
         } else {

@@ -9,9 +9,12 @@ extension StubTransport {
     /// redaction, as the recorder wrote them) and, with `matchingBodies`, its body: the first
     /// such entry first, then the next, the last repeating, so a recorded sequence (a 503 then a
     /// 200) plays back in order. An entry recorded as a failure (status 0) fails again, as
-    /// `NetworkError.transport(.other)`; a request the archive does not hold fails the same way,
-    /// naming it. Bodies are served decoded, as recorded, without their recorded
-    /// `Content-Encoding` or `Content-Length`; a body too large to have been recorded is empty.
+    /// `NetworkError.transport(.other)`, and so does one whose body ``HARRecorder`` recorded as
+    /// failing part-way or as too large to keep (rather than serve part of a body, or none, as if
+    /// it were whole); a request the archive does not hold fails the same way, naming it. Bodies
+    /// are served decoded, as recorded, without their recorded `Content-Encoding` or
+    /// `Content-Length`; a body a browser's archive does not hold is empty, and one the caller
+    /// stopped reading while recorded is served as far as it was read.
     public convenience init(replaying archive: HARArchive, matchingBodies: Bool = false) {
         self.init()
         let entries = archive.log.entries
@@ -48,6 +51,14 @@ extension StubTransport {
 
     private static func replay(_ entry: HARArchive.Entry) -> StubResponse {
         guard entry.response.status > 0 else { return .failure(.other(entry.comment ?? "a recorded failure")) }
+        let exchange = "\(entry.request.method) \(entry.request.url)"
+        if let comment = entry.comment, comment.hasPrefix(HAREntryWriter.failedMarker) {
+            return .failure(.other("the recorded answer to \(exchange) failed: \(comment)"))
+        }
+        if entry.response.content.text == nil, let comment = entry.response.content.comment,
+           comment.hasPrefix(HAREntryWriter.notRecordedMarker) {
+            return .failure(.other("the recorded answer to \(exchange) has no body to replay: \(comment)"))
+        }
         let framing: Set<String> = ["content-length", "content-encoding", "transfer-encoding"]
         let headers = entry.response.headers
             .filter { !framing.contains($0.name.lowercased()) }

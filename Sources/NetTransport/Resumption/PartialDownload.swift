@@ -28,10 +28,15 @@ struct PartialDownload {
         recordURL = URL(fileURLWithPath: destination.path + ".part.json")
     }
 
+    /// The largest record read back: a URL and a validator.
+    static let recordLimit = 1 << 20
+
     /// Where a request for `url` can continue: the partial file's length and its `If-Range`
     /// value, when there are partial bytes recorded for this URL with a validator.
     func resumePoint(for url: URL) -> (offset: Int64, ifRange: String)? {
-        guard let data = try? Data(contentsOf: recordURL),
+        // Bounded, and never through a link: a record is a few hundred bytes, and what sits at
+        // its name (a FIFO, a link to /dev/zero) is not the server's to choose but not ours either.
+        guard let data = try? BodyFile.readRegular(recordURL, limit: Self.recordLimit, followingLinks: false),
               let record = try? JSONDecoder().decode(Record.self, from: data),
               record.url == url.absoluteString, case let ifRange = record.ifRange, !ifRange.isEmpty,
               let attributes = try? FileManager.default.attributesOfItem(atPath: partURL.path),
