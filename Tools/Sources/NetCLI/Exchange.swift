@@ -35,7 +35,7 @@ struct Exchange {
     private var readsBodyItself: Bool { options.stream || options.continueDownload }
 
     private func exchange(_ plan: RequestPlan, client: NetworkClient) async throws -> ExitStatus {
-        let printer = ResponsePrinter(showsHeaders: options.verbose)
+        let printer = ResponsePrinter(showsHeaders: options.verbose, bodyOnly: options.body)
         if let download = options.download {
             return try await save(plan, to: URL(fileURLWithPath: download), client: client, printer: printer)
         }

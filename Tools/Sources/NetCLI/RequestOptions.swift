@@ -18,6 +18,11 @@ public struct RequestOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Print the response headers too.")
     var verbose = false
 
+    @Flag(name: [.customShort("b"), .long], help: ArgumentHelp(
+        "Print only the body, byte for byte: no status line, no re-indenting (as HTTPie's --body); for output redirected to a file.",
+        discussion: "The exit status still tells the response's class."))
+    var body = false
+
     @Flag(name: .shortAndLong, help: "Send fields as a form (application/x-www-form-urlencoded) instead of JSON.")
     var form = false
 
@@ -82,6 +87,7 @@ public struct RequestOptions: ParsableArguments {
         if curl && timings { throw ValidationError("--curl prints a command and sends nothing, so --timings has nothing to time") }
         if curl && download != nil { throw ValidationError("--curl prints a command and sends nothing, so --download has nothing to save") }
         if continueDownload && download == nil { throw ValidationError("--continue resumes a --download FILE: give one") }
+        if body && verbose { throw ValidationError("--body prints the body alone and --verbose adds the headers: choose one") }
         if stream && download != nil { throw ValidationError("--stream prints the body as it arrives and --download saves it: choose one") }
         if let download { try Self.validateDestination(download) }
         if transport == .urlsession && connection.isSet {

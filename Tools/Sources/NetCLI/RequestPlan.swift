@@ -34,6 +34,11 @@ public struct RequestPlan: Sendable {
             }
         }
         if let bearer {
+            // Two Authorization fields would be sent (URLSession joins them into one value): the
+            // user means one of them.
+            guard !headers.contains(where: { $0.name.caseInsensitiveCompare("Authorization") == .orderedSame }) else {
+                throw UsageError("--bearer and an Authorization: item both set Authorization: give one")
+            }
             headers.append(NetworkHeader(name: "Authorization", value: "Bearer \(bearer)"))
         }
         givenHeaders = headers

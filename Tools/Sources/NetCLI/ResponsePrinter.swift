@@ -2,21 +2,27 @@ import Foundation
 import Net
 
 /// Writes a response the way `net` shows it: the status line, the headers with `-v`, then the body
-/// (JSON re-indented; binary bodies held back from a terminal).
+/// (JSON re-indented; binary bodies held back from a terminal); with `--body`, the body alone, as
+/// it came.
 public struct ResponsePrinter: Sendable {
     /// Print the response headers.
     public var showsHeaders: Bool
     /// Whether standard output is a terminal (binary bodies are not written to one).
     public var outputIsTerminal: Bool
+    /// Print the body only, byte for byte (`--body`): no status line, no re-indenting.
+    public var bodyOnly: Bool
 
     /// Creates a printer.
-    public init(showsHeaders: Bool, outputIsTerminal: Bool = isatty(STDOUT_FILENO) != 0) {
+    public init(showsHeaders: Bool, outputIsTerminal: Bool = isatty(STDOUT_FILENO) != 0, bodyOnly: Bool = false) {
         self.showsHeaders = showsHeaders
         self.outputIsTerminal = outputIsTerminal
+        self.bodyOnly = bodyOnly
     }
 
-    /// The status line and, with ``showsHeaders``, the headers, each line ending in a newline.
+    /// The status line and, with ``showsHeaders``, the headers, each line ending in a newline;
+    /// nothing with ``bodyOnly``.
     public func head(_ head: NetworkResponseHead) -> String {
+        guard !bodyOnly else { return "" }
         var text = "HTTP \(head.statusCode)\n"
         if showsHeaders {
             for header in head.headers { text += "\(header.name): \(header.value)\n" }
@@ -28,18 +34,24 @@ public struct ResponsePrinter: Sendable {
     /// and a note instead of binary bytes when the output is a terminal.
     public func body(_ data: Data, head: NetworkResponseHead) -> Data {
         guard !data.isEmpty else { return Data() }
+        let isText = String(data: data, encoding: .utf8).map { !$0.contains("\u{0}") } ?? false
+        if bodyOnly {
+            guard isText || !outputIsTerminal else { return Self.binaryNote(data) }
+            return data
+        }
         let mimeType = head.mimeType ?? ""
         if mimeType.isEmpty || mimeType.contains("json"), let pretty = JSONText.prettyPrinted(data) {
             return Data(("\n" + pretty + "\n").utf8)
         }
-        let isText = String(data: data, encoding: .utf8).map { !$0.contains("\u{0}") } ?? false
-        if !isText && outputIsTerminal {
-            return Data("\n(binary body of \(data.count) bytes not shown on a terminal; redirect the output or use --download FILE)\n".utf8)
-        }
+        if !isText && outputIsTerminal { return Data("\n".utf8) + Self.binaryNote(data) }
         var shown = Data("\n".utf8)
         shown.append(data)
         if outputIsTerminal && data.last != UInt8(ascii: "\n") { shown.append(UInt8(ascii: "\n")) }
         return shown
+    }
+
+    private static func binaryNote(_ data: Data) -> Data {
+        Data("(binary body of \(data.count) bytes not shown on a terminal; redirect the output with --body, or use --download FILE)\n".utf8)
     }
 }
 

@@ -37,7 +37,8 @@ public struct VerbCommand<Verb: HTTPVerb>: AsyncParsableCommand {
         let session = try options.session.map { try SessionFile.load($0).merging(plan.givenHeaders) }
         try session?.apply(to: &plan.request)
         if options.curl {
-            try Output.write(CurlRendering.command(for: plan, connection: options.connection) + "\n")
+            try Output.write(CurlRendering.command(for: plan, connection: options.connection,
+                                                   followsRedirects: !options.noFollow, retries: options.retry) + "\n")
             return
         }
         let jar = session.map { CookieJar(cookies: $0.cookies) }
@@ -85,15 +86,20 @@ public enum HeadVerb: HTTPVerb { public static var method: NetworkHttpMethod { .
 /// `OPTIONS`.
 public enum OptionsVerb: HTTPVerb { public static var method: NetworkHttpMethod { .options } }
 
-/// `--curl`: the plan as a redacted curl command, with the TLS and proxy options in curl's spelling.
+/// `--curl`: the plan as a redacted curl command, with the TLS and proxy options in curl's
+/// spelling, and what `net` does beyond the one request in curl's too: following redirects (`-L`,
+/// at most 10, as `net`) unless `--no-follow`, and `--retry N`.
 enum CurlRendering {
-    static func command(for plan: RequestPlan, connection: ConnectionOptions = ConnectionOptions()) throws -> String {
+    static func command(for plan: RequestPlan, connection: ConnectionOptions = ConnectionOptions(),
+                        followsRedirects: Bool = true, retries: Int = 0) throws -> String {
         do {
-            var command = plan.request.curlCommand()
-            if let parts = plan.multipartParts, let multipart = try plan.request.curlCommand(multipartForm: parts) {
+            let options = CurlOptions(followsRedirects: followsRedirects)
+            var command = plan.request.curlCommand(options)
+            if let parts = plan.multipartParts, let multipart = try plan.request.curlCommand(multipartForm: parts, options: options) {
                 command = multipart
             }
-            return CurlCommand(arguments: connection.curlArguments + command.arguments,
+            let behaviour = (followsRedirects ? ["--max-redirs", "10"] : []) + (retries > 0 ? ["--retry", String(retries)] : [])
+            return CurlCommand(arguments: connection.curlArguments + behaviour + command.arguments,
                                standardInput: command.standardInput, note: command.note).shellCommand
         } catch let error as NetworkError {
             throw UsageError(error.description)

@@ -12,6 +12,7 @@ struct CurlParityTests {
         ["get", "/echo/search", "q==[x]{y}", "empty=="],
         ["patch", "/echo/doc", "text=line one\nline two", "emoji=😀"],
         ["post", "/upload", "title=Hi", "photo@FILE1", "literal=@not-a-file", "doc@FILE2"],
+        ["get", "/redirect", "X-Trace:followed"],  // net follows redirects: so must the command
     ]
 
     @Test("The printed command makes the same request", arguments: cases)
@@ -47,6 +48,15 @@ struct CurlParityTests {
             #expect(byCurl.header("Content-Type") == byNet.header("Content-Type"))
             #expect(byCurl.body == byNet.body && byCurl.bodySHA256 == byNet.bodySHA256)
         }
+    }
+
+    @Test("What net does beyond one request is in the command too: -L with net's limit unless --no-follow, and --retry")
+    func behaviourRendered() async throws {
+        let following = try await ProcessRunner.net(["get", "http://127.0.0.1:9/x", "--retry", "2", "--curl"])
+        #expect(following.output.hasPrefix("curl --max-redirs '10' --retry '2' -L "), "\(following.output)")
+        let notFollowing = try await ProcessRunner.net(["get", "http://127.0.0.1:9/x", "--no-follow", "--curl"])
+        #expect(!notFollowing.output.contains(" -L") && !notFollowing.output.contains("--max-redirs") && !notFollowing.output.contains("--retry"),
+                "\(notFollowing.output)")
     }
 
     @Test("Credentials are redacted in the printed command")

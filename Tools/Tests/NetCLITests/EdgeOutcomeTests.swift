@@ -66,6 +66,17 @@ struct EdgeOutcomeTests {
         #expect(result.standardError.contains("timed out") && result.standardError.contains("--timeout"), "\(result.standardError)")
     }
 
+    @Test("--body prints the body alone, byte for byte, on both transports; the exit status still tells the class", arguments: ["ahc", "urlsession"])
+    func bodyOnly(_ transport: String) async throws {
+        let base = try await EchoServer.shared.baseURL()
+        let bytes = try await ProcessRunner.net(["get", "--transport", transport, "-b", "\(base)/bytes/3000"])
+        #expect(bytes.status == 0, "\(bytes.standardError)")
+        #expect(bytes.standardOutput == Data((0..<3000).map { UInt8($0 % 251) }))
+        let json = try await ProcessRunner.net(["get", "--transport", transport, "--body", "\(base)/status/404"])
+        #expect(json.status == 4)
+        #expect(json.output == #"{"status": 404}"#, "\(json.output)")  // as the server wrote it, not re-indented
+    }
+
     @Test("A URL without a scheme whose query holds a URL gets http:// in front")
     func schemeOnlyAtTheStart() async throws {
         let result = try await ProcessRunner.net(["get", "example.com/login?next=http://x", "--curl"])

@@ -47,6 +47,8 @@ struct ExitStatusTests {
         (["get", "--transport", "ahc", "--cert", "/nonexistent/client.pem", "https://127.0.0.1:9/"], "/nonexistent/client.pem"),
         (["get", "--transport", "ahc", "--cert", #filePath, "--key", "/nonexistent/client.key", "https://127.0.0.1:9/"], "/nonexistent/client.key"),
         (["head", "http://127.0.0.1:9/", "--download", "/tmp/net-head-body"], "HEAD"),
+        (["get", "http://127.0.0.1:9/", "Authorization:Basic eA==", "--bearer", "T"], "--bearer and an Authorization"),
+        (["get", "--body", "--verbose", "http://127.0.0.1:9/"], "--body"),
         (["post", "http://127.0.0.1:9/", "--download", "/tmp/net-post-body", "--continue"], "POST"),
         (["get", "http://127.0.0.1:9/", "--download", "/tmp"], "/tmp is a directory"),
         (["get", "http://127.0.0.1:9/", "--download", "/nonexistent/folder/file"], "/nonexistent/folder does not exist"),
