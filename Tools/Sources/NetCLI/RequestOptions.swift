@@ -79,6 +79,8 @@ public struct RequestOptions: ParsableArguments {
         guard retry >= 0 else { throw ValidationError("--retry must be 0 or more, not \(retry)") }
         if let timeout {
             guard timeout.isFinite, timeout > 0 else { throw ValidationError("--timeout must be a positive number of seconds, not \(timeout)") }
+            // Below a millisecond nothing could answer, and below a nanosecond it rounds to none.
+            guard timeout >= 0.001 else { throw ValidationError("--timeout must be at least 0.001 seconds, not \(timeout)") }
             // Past this the nanosecond count of the deadline would overflow; nobody means more.
             guard timeout <= Self.maximumTimeout else {
                 throw ValidationError("--timeout must be at most \(Int(Self.maximumTimeout)) seconds (a year), not \(timeout)")

@@ -43,6 +43,7 @@ struct ExitStatusTests {
         (["get", ":70000/x"], "70000"),
         (["get", "--timeout", "1e10", "http://127.0.0.1:9/"], "--timeout"),
         (["get", "--timeout", "inf", "http://127.0.0.1:9/"], "--timeout"),
+        (["get", "--timeout", "1e-10", "http://127.0.0.1:9/"], "at least 0.001 seconds"),
         (["get", "--transport", "ahc", "--proxy", "http://[::1", "http://127.0.0.1:9/"], "--proxy"),
         (["get", "--transport", "ahc", "--cert", "/nonexistent/client.pem", "https://127.0.0.1:9/"], "/nonexistent/client.pem"),
         (["get", "--transport", "ahc", "--cert", #filePath, "--key", "/nonexistent/client.key", "https://127.0.0.1:9/"], "/nonexistent/client.key"),
