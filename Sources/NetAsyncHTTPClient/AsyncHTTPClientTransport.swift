@@ -80,6 +80,8 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
         let proxy = configuration.proxy.proxy(for: request.url)
         // Most requests have no relay to wait for: no pinned host, no SOCKS5 proxy with credentials.
         let relay = relays.mayRelay(through: proxy) ? try await relays.relay(for: request.url, proxy: proxy) : nil
+        // Leased until the head or the failure: a relay is not closed while a request connects through it.
+        defer { if let relay { relays.release(relay) } }
         let started = try await start(request, via: relay, proxy: proxy, progress: progress)
         return Self.response(to: request, started: started, limits: configuration.responseLimits, affinity: affinity)
     }

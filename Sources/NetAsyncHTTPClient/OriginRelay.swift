@@ -47,11 +47,13 @@ struct RelayRoute: Hashable, Sendable {
 /// One relay per route; each inbound connection gets its own connection to the origin, so
 /// AsyncHTTPClient's pool and keep-alive work as usual.
 final class OriginRelay: Sendable {
+    let route: RelayRoute
     let socketPath: String
     let failures: RelayFailures
     private let server: any Channel
 
-    private init(socketPath: String, failures: RelayFailures, server: any Channel) {
+    private init(route: RelayRoute, socketPath: String, failures: RelayFailures, server: any Channel) {
+        self.route = route
         self.socketPath = socketPath
         self.failures = failures
         self.server = server
@@ -69,7 +71,7 @@ final class OriginRelay: Sendable {
             }
             .bind(unixDomainSocketPath: socketPath, cleanupExistingSocketFile: true)
             .get()
-        return OriginRelay(socketPath: socketPath, failures: failures, server: server)
+        return OriginRelay(route: route, socketPath: socketPath, failures: failures, server: server)
     }
 
     func close() {

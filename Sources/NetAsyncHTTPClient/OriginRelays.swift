@@ -9,10 +9,12 @@ import NIOSSL
 /// closed with the transport: `https` to a pinned host, and anything through a SOCKS5 proxy with
 /// credentials.
 ///
-/// At most ``maximumRelays`` are open at once: each holds a listening socket and its file, and the
+/// At most ``maximumRelays`` are kept open: each holds a listening socket and its file, and the
 /// routes a transport meets are the servers' to choose (a redirect to a new port each time), so a
-/// new route past the limit closes the least recently used relay. A relay that failed to start is
-/// not kept: the next request to its route tries again.
+/// new route past the limit closes the least recently used relay that no request is using (from
+/// ``relay(for:proxy:)`` to ``release(_:)``); while every one is in use the limit is passed for a
+/// while rather than a request's relay closed under it. A relay that failed to start is not kept:
+/// the next request to its route tries again.
 final class OriginRelays: Sendable {
     /// The most relays open at once.
     static let maximumRelays = 64
@@ -21,6 +23,8 @@ final class OriginRelays: Sendable {
         let started: Task<OriginRelay, any Error>
         let socketPath: String
         var lastUse: UInt64
+        /// Requests between ``relay(for:proxy:)`` and ``release(_:)``: never closed while above 0.
+        var leases: Int
     }
 
     private struct Table: Sendable {
@@ -29,6 +33,18 @@ final class OriginRelays: Sendable {
         var clock: UInt64 = 0
         /// Relays made so far: names each socket, never reused while an old one may be open.
         var made = 0
+
+        /// Takes out least recently used relays no request is using until the limit holds (or
+        /// only used ones are left).
+        mutating func evictIdle() -> [Entry] {
+            var evicted: [Entry] = []
+            while entries.count > OriginRelays.maximumRelays,
+                  let oldest = entries.filter({ $0.value.leases == 0 }).min(by: { $0.value.lastUse < $1.value.lastUse }) {
+                entries[oldest.key] = nil
+                evicted.append(oldest.value)
+            }
+            return evicted
+        }
     }
 
     private let pins: PublicKeyPins
@@ -67,7 +83,8 @@ final class OriginRelays: Sendable {
     }
 
     /// The relay for a request to `url` through `proxy`, or `nil` when AsyncHTTPClient connects
-    /// by itself.
+    /// by itself. A relay returned is leased: hand it to ``release(_:)`` once the request has its
+    /// response head or has failed.
     func relay(for url: URL, proxy: NetworkProxy?) async throws -> OriginRelay? {
         let relaysProxy = proxy.map(Self.needsRelay) == true
         guard !pins.isEmpty || relaysProxy else { return nil }  // without parsing the URL
@@ -82,11 +99,12 @@ final class OriginRelays: Sendable {
         if secure, context == nil { throw NetworkError.transport(.invalidTLSSettings("the TLS settings do not load")) }
         // Host names are case-insensitive: `HOST` and `host` share a relay.
         let route = RelayRoute(host: host.lowercased(), port: url.port ?? (secure ? 443 : 80), secure: secure, socks: proxy)
-        let (task, evicted) = relays.withLock { table -> (Task<OriginRelay, any Error>, Entry?) in
+        let (task, evicted) = relays.withLock { table -> (Task<OriginRelay, any Error>, [Entry]) in
             table.clock += 1
             if let existing = table.entries[route] {
                 table.entries[route]?.lastUse = table.clock
-                return (existing.started, nil)
+                table.entries[route]?.leases += 1
+                return (existing.started, [])
             }
             table.made += 1
             let socketPath = "\(directory)/\(table.made).sock"
@@ -95,20 +113,10 @@ final class OriginRelays: Sendable {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
                 return try await OriginRelay.start(route: route, context: context, pins: pins, socketPath: socketPath, connectTimeout: timeout)
             }
-            table.entries[route] = Entry(started: started, socketPath: socketPath, lastUse: table.clock)
-            guard table.entries.count > Self.maximumRelays,
-                  let oldest = table.entries.min(by: { $0.value.lastUse < $1.value.lastUse }) else { return (started, nil) }
-            table.entries[oldest.key] = nil
-            return (started, oldest.value)
+            table.entries[route] = Entry(started: started, socketPath: socketPath, lastUse: table.clock, leases: 1)
+            return (started, table.evictIdle())
         }
-        if let evicted {
-            // Its connections already made stay open (AsyncHTTPClient's pool closes them when idle);
-            // it takes no new ones.
-            Task {
-                try? await evicted.started.value.close()
-                unlink(evicted.socketPath)
-            }
-        }
+        Self.close(evicted)
         do {
             return try await task.value
         } catch {
@@ -116,6 +124,28 @@ final class OriginRelays: Sendable {
                 if table.entries[route]?.started == task { table.entries[route] = nil }
             }
             throw error
+        }
+    }
+
+    /// Ends the lease ``relay(for:proxy:)`` took, and closes relays past the limit that are now idle.
+    func release(_ relay: OriginRelay) {
+        let evicted = relays.withLock { table -> [Entry] in
+            // The entry may be gone (failed) or a newer relay's: only this relay's lease ends.
+            if table.entries[relay.route]?.socketPath == relay.socketPath { table.entries[relay.route]?.leases -= 1 }
+            return table.evictIdle()
+        }
+        Self.close(evicted)
+    }
+
+    /// Closes evicted relays and removes their sockets. Connections they already made stay open
+    /// (AsyncHTTPClient's pool closes them when idle); they take no new ones.
+    private static func close(_ evicted: [Entry]) {
+        guard !evicted.isEmpty else { return }
+        Task {
+            for entry in evicted {
+                try? await entry.started.value.close()
+                unlink(entry.socketPath)
+            }
         }
     }
 

@@ -13,10 +13,12 @@ import NetCore
 ///
 /// - Cancelling one caller ends that caller's call with `CancellationError`; the exchange goes on
 ///   for the others, and is cancelled only when every caller has left.
-/// - A shared exchange has a deadline of its own: its first request's ``NetworkRequest/timeout``,
-///   or `timeout` (the client's), measured on `clock`. Past it every caller still waiting fails with
+/// - A shared exchange has a deadline of its own: its requests' ``NetworkRequest/timeout`` (only
+///   requests with the same timeout share), or `timeout` (``NetworkClient`` passes its own),
+///   measured on `clock`. Past it every caller still waiting fails with
 ///   ``NetworkError/TransportFailure/timedOut(_:)`` and the next starts afresh, so callers who keep
-///   arriving cannot keep a stalled exchange, started long ago, as the one they all wait for.
+///   arriving cannot keep a stalled exchange, started long ago, as the one they all wait for. With
+///   neither, the exchange has no deadline of its own.
 /// - A shared body is held in memory: up to `maximumBodySize` bytes (256 MiB by default), past which
 ///   every caller fails with ``NetworkError/TransportFailure/responseBodyLimitExceeded(_:)``. Use it
 ///   for API reads, not for large downloads or long streams.
@@ -30,14 +32,14 @@ public struct SharedRequestsTransport: Transport {
     public let maximumBodySize: Int64
     /// What a shared exchange's own deadline is measured on.
     private let clock: any Clock<Duration>
-    /// A shared exchange's deadline when its first request has no timeout of its own.
-    private let timeout: Duration
+    /// A shared exchange's deadline when its requests have no timeout of their own.
+    private let timeout: Duration?
 
     private let flights = LockedBox<[FlightKey: SharedFlight]>([:])
 
-    /// Wraps `base`. A shared exchange's deadline is its first request's timeout, or `timeout`
-    /// when it has none, measured on `clock` (a manual clock in tests).
-    public init(_ base: any Transport, maximumBodySize: Int64 = 256 << 20, timeout: Duration = .seconds(60),
+    /// Wraps `base`. A shared exchange's deadline is its requests' timeout, or `timeout` when they
+    /// have none (none at all when both are `nil`), measured on `clock` (a manual clock in tests).
+    public init(_ base: any Transport, maximumBodySize: Int64 = 256 << 20, timeout: Duration? = nil,
                 clock: any Clock<Duration> = ContinuousClock()) {
         self.base = base
         self.maximumBodySize = maximumBodySize
@@ -75,32 +77,37 @@ public struct SharedRequestsTransport: Transport {
     private func start(_ request: NetworkRequest, key: FlightKey) -> SharedFlight {
         let flight = SharedFlight()
         let (base, limit, flights) = (self.base, maximumBodySize, self.flights)
-        let deadline = CallDeadline(request: request, timeout: timeout, clock: clock)
+        let deadline = (request.timeout ?? timeout).map { CallDeadline(request: request, timeout: $0, clock: clock) }
         flight.run(Task {
             defer {
                 // Later requests start a new exchange; this one is done.
                 flights.withLock { flights in if flights[key] === flight { flights[key] = nil } }
             }
-            return try await deadline.run { _ in
+            let exchange: @Sendable (DeadlineAlarm?) async throws -> SharedResponse = { _ in
                 let response = try await base.exchange(request, progress: nil)
                 let body = try await response.body.collect(upTo: limit)
                 return SharedResponse(head: response.response, body: body, isWithheld: response.body.isWithheld)
             }
+            if let deadline { return try await deadline.run(exchange) }
+            return try await exchange(nil)
         })
         return flight
     }
 }
 
-/// What makes two requests the same: the URL, the header fields in order, and the cache policy.
+/// What makes two requests the same: the URL, the header fields in order, the cache policy, and
+/// the timeout (which bounds the shared exchange).
 struct FlightKey: Hashable, Sendable {
     let url: String
     let headers: [String]
     let cachePolicy: NetworkCachePolicy
+    let timeout: Duration?
 
     init(_ request: NetworkRequest) {
         url = request.url.absoluteString
         headers = request.headers.map { "\($0.name.lowercased()):\($0.value)" }
         cachePolicy = request.cachePolicy
+        timeout = request.timeout
     }
 }
 

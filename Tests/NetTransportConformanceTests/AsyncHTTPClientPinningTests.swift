@@ -72,6 +72,25 @@ struct AsyncHTTPClientPinningTests {
         withExtendedLifetime(transport) {}
     }
 
+    @Test("a relay a request is using is never closed for the limit: past it while all are in use, back to it once they are done", .timeLimit(.minutes(5)))
+    func relaysInUseKept() async throws {
+        let server = SilentTCPServer(address: "0.0.0.0")  // 127.0.0.N, one route each: TLS handshakes that never end
+        let transport = AsyncHTTPClientTransport(configuration: .init(tls: TLSSettings(
+            trustedRoots: .only(try await TLSPeers.pem("ca.pem")), pinnedPublicKeys: try PublicKeyPins().pinning(host: "*", await Self.pin("server")))))
+        let count = AsyncHTTPClientTransport.maximumRelayCount + 1
+        let calls = (1...count).map { index in
+            Task { try await transport.send(try NetworkRequest(url: "https://127.0.0.\(index):\(server.port)/", timeout: .seconds(3600))) }
+        }
+        // Bounded only to catch a hang; every call's relay connected to the server.
+        _ = await eventually(within: TestTiming.scaled(.seconds(60)), every: .milliseconds(10)) { server.accepted >= count }
+        #expect(server.accepted == count)
+        #expect(transport.relayCount == count, "a relay in use was closed to keep the limit")
+        for call in calls { call.cancel() }
+        for call in calls { _ = await call.result }
+        #expect(transport.relayCount == AsyncHTTPClientTransport.maximumRelayCount)
+        withExtendedLifetime(transport) {}
+    }
+
     @Test("host names are case-insensitive: one relay for LOCALHOST and localhost")
     func relayPerHostIgnoringCase() async throws {
         let transport = try await Self.transport(pinning: await Self.pin("server"), host: "localhost")

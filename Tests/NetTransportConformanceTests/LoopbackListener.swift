@@ -4,16 +4,17 @@ import Glibc
 
 /// A listening TCP socket on 127.0.0.1 with a port the kernel picks, for the raw-socket test
 /// servers. A test server that cannot listen cannot test anything: failing loudly is the point.
-func openLoopbackListener(backlog: Int32, reuseAddress: Bool = false) -> (descriptor: Int32, port: UInt16) {
+func openLoopbackListener(backlog: Int32, reuseAddress: Bool = false, address: String = "127.0.0.1") -> (descriptor: Int32, port: UInt16) {
     let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     precondition(listener >= 0, "socket: \(errno)")
     if reuseAddress {
         var reuse: Int32 = 1
         setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
     }
+    let addressText = address
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_addr.s_addr = inet_addr(addressText)
     let bound = withUnsafePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
     }

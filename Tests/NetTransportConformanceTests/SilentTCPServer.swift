@@ -21,11 +21,11 @@ final class SilentTCPServer: Sendable {
     /// Of those, the ones the client has closed.
     var closed: Int { counts.withLock { $0.closed } }
 
-    /// Listens at once; one for each test, so that what it counts is that test's (its thread
-    /// lives as long as the test process).
-    init() {
+    /// Listens at once on `address` ("0.0.0.0": every 127.x.y.z address reaches it); one for each
+    /// test, so that what it counts is that test's (its thread lives as long as the test process).
+    init(address: String = "127.0.0.1") {
         let listener: Int32
-        (listener, port) = openLoopbackListener(backlog: 64)
+        (listener, port) = openLoopbackListener(backlog: 128, address: address)
         Thread.detachNewThread { [self] in
             while true {
                 let connection = accept(listener, nil, nil)

@@ -117,7 +117,10 @@ struct DiskCacheStuckEntryTests {
         _ = try await runProcessOffPool("/usr/bin/chattr", [immutable ? "+i" : "-i", file.path])
     }
 
-    @Test("Neither a newer response nor an invalidation that failed to reach the file lets the old entry be served")
+    // `chattr +i` needs root (CI runs as root) and an ext2/3/4-like file system; elsewhere the
+    // test reports chattr's failure rather than pass.
+    @Test("Neither a newer response nor an invalidation that failed to reach the file lets the old entry be served",
+          .enabled(if: getuid() == 0, "chattr +i needs root"))
     func stuckEntryWithheld() async throws {
         let directory = try TransportTest.makeDirectory()
         let file = directory.appendingPathComponent(DiskCacheStorage.fileName(for: "k"))

@@ -60,7 +60,7 @@ struct SharedRequestsTests {
         #expect(Self.arrivals(key) == 1)
     }
 
-    @Test("Different headers or methods are never shared")
+    @Test("Different headers, methods or timeouts are never shared")
     func notShared() async throws {
         let key = UUID().uuidString
         let shared = SharedRequestsTransport(URLSessionTransport())
@@ -70,9 +70,12 @@ struct SharedRequestsTests {
         let authorised = Task {
             try await client.requestData(for: NetworkRequest(url: url, headers: [NetworkHeader(name: "Authorization", value: "Bearer other")])).data
         }
-        #expect(await Self.eventually { Self.arrivals(key) == 2 })
+        // Another timeout is another request too: it bounds the shared exchange.
+        let patient = Task { try await client.requestData(for: NetworkRequest(url: url, timeout: .seconds(300))).data }
+        #expect(await Self.eventually { Self.arrivals(key) == 3 })
         Self.release(key)
-        #expect(Set([try await plain.value, try await authorised.value].map { String(decoding: $0, as: UTF8.self) }) == ["body \(key) 1", "body \(key) 2"])
+        #expect(Set([try await plain.value, try await authorised.value, try await patient.value].map { String(decoding: $0, as: UTF8.self) })
+                == ["body \(key) 1", "body \(key) 2", "body \(key) 3"])
     }
 
     @Test("When every caller has left, the exchange is dropped and the next caller starts a new one")
@@ -92,7 +95,7 @@ struct SharedRequestsTests {
         #expect(String(decoding: try await next.value, as: UTF8.self) == "body \(key) 2")
     }
 
-    @Test("A shared exchange ends at its first request's deadline: a caller who joined later fails then, and the next starts afresh")
+    @Test("A shared exchange ends at its deadline: a caller who joined later fails then, and the next starts afresh", .timeLimit(.minutes(1)))
     func sharedExchangeDeadline() async throws {
         let key = UUID().uuidString
         let clock = ManualClock()

@@ -60,8 +60,9 @@ public struct CachingTransport: Transport {
                     if cache.claimBackgroundRevalidation(for: request) {
                         Task { [self] in
                             defer { cache.releaseBackgroundRevalidation(for: request) }
-                            // Bounded like any call: the entry size, and a minute.
-                            let deadline = CallDeadline(request: request, timeout: .seconds(60), clock: clock)
+                            // Bounded like any call: the entry size, and a minute at most, whatever
+                            // the request's own timeout (the claim holds the key meanwhile).
+                            let deadline = CallDeadline(request: request, timeout: .seconds(60), clock: clock, attemptTimeout: .seconds(60))
                             _ = try? await deadline.run { _ in
                                 try await revalidate(request, stored: stored, progress: nil).body.collect(upTo: Int64(cache.maximumEntrySize))
                             }

@@ -103,6 +103,7 @@ public struct RequestOptions: ParsableArguments {
     /// does not exist.
     private static func validateDestination(_ path: String) throws {
         var isDirectory: ObjCBool = false
+        guard !path.isEmpty else { throw ValidationError("--download needs a file name, not an empty one") }
         if path.hasSuffix("/") || (FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue) {
             throw ValidationError("--download \(path) is a directory: name the file to write")
         }

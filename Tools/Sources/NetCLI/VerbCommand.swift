@@ -49,8 +49,9 @@ public struct VerbCommand<Verb: HTTPVerb>: AsyncParsableCommand {
         } catch let error as UsageError {
             throw error  // rejected before anything was sent: the session file stays as it was
         } catch {
-            // The request's failure is what the user needs to see, even if saving fails too.
-            try? saveSession(session, jar: jar)
+            // The request's failure is what the user needs to see and sets the status; a session
+            // that cannot be saved as well is said on stderr first.
+            do { try saveSession(session, jar: jar) } catch let saving { Output.error("net: \(saving)\n") }
             throw error
         }
         guard status != .success else {
