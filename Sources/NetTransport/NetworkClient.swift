@@ -81,7 +81,7 @@ public actor NetworkClient: NetworkSession {
             transport = CookieTransport(transport, jar: cookieJar)
         }
         if sharesIdenticalGETs {
-            transport = SharedRequestsTransport(transport, timeout: timeout, clock: clock)
+            transport = SharedRequestsTransport(transport, timeout: timeout, attemptTimeout: attemptTimeout, clock: clock)
         }
         self.interceptors = interceptors
         fixedSettings = SessionSettings(

@@ -14,11 +14,12 @@ import NetCore
 /// - Cancelling one caller ends that caller's call with `CancellationError`; the exchange goes on
 ///   for the others, and is cancelled only when every caller has left.
 /// - A shared exchange has a deadline of its own: its requests' ``NetworkRequest/timeout`` (only
-///   requests with the same timeout share), or `timeout` (``NetworkClient`` passes its own),
+///   requests with the same timeout share), or `timeout` (60 s, `NetworkClient`'s default, unless
+///   you pass your client's; ``NetworkClient`` passes its own), and at most `attemptTimeout`,
 ///   measured on `clock`. Past it every caller still waiting fails with
 ///   ``NetworkError/TransportFailure/timedOut(_:)`` and the next starts afresh, so callers who keep
-///   arriving cannot keep a stalled exchange, started long ago, as the one they all wait for. With
-///   neither, the exchange has no deadline of its own.
+///   arriving cannot keep a stalled exchange, started long ago, as the one they all wait for, and
+///   a retry after an attempt's timeout reaches the server afresh.
 /// - A shared body is held in memory: up to `maximumBodySize` bytes (256 MiB by default), past which
 ///   every caller fails with ``NetworkError/TransportFailure/responseBodyLimitExceeded(_:)``. Use it
 ///   for API reads, not for large downloads or long streams.
@@ -33,17 +34,21 @@ public struct SharedRequestsTransport: Transport {
     /// What a shared exchange's own deadline is measured on.
     private let clock: any Clock<Duration>
     /// A shared exchange's deadline when its requests have no timeout of their own.
-    private let timeout: Duration?
+    private let timeout: Duration
+    /// The most a shared exchange may take, whatever its requests' timeout.
+    private let attemptTimeout: Duration?
 
     private let flights = LockedBox<[FlightKey: SharedFlight]>([:])
 
     /// Wraps `base`. A shared exchange's deadline is its requests' timeout, or `timeout` when they
-    /// have none (none at all when both are `nil`), measured on `clock` (a manual clock in tests).
-    public init(_ base: any Transport, maximumBodySize: Int64 = 256 << 20, timeout: Duration? = nil,
-                clock: any Clock<Duration> = ContinuousClock()) {
+    /// have none, and at most `attemptTimeout`, measured on `clock` (a manual clock in tests): pass
+    /// your client's `timeout` and `attemptTimeout` when you wrap a transport by hand.
+    public init(_ base: any Transport, maximumBodySize: Int64 = 256 << 20, timeout: Duration = .seconds(60),
+                attemptTimeout: Duration? = nil, clock: any Clock<Duration> = ContinuousClock()) {
         self.base = base
         self.maximumBodySize = maximumBodySize
         self.timeout = timeout
+        self.attemptTimeout = attemptTimeout
         self.clock = clock
     }
 
@@ -77,19 +82,17 @@ public struct SharedRequestsTransport: Transport {
     private func start(_ request: NetworkRequest, key: FlightKey) -> SharedFlight {
         let flight = SharedFlight()
         let (base, limit, flights) = (self.base, maximumBodySize, self.flights)
-        let deadline = (request.timeout ?? timeout).map { CallDeadline(request: request, timeout: $0, clock: clock) }
+        let deadline = CallDeadline(request: request, timeout: timeout, clock: clock, attemptTimeout: attemptTimeout)
         flight.run(Task {
             defer {
                 // Later requests start a new exchange; this one is done.
                 flights.withLock { flights in if flights[key] === flight { flights[key] = nil } }
             }
-            let exchange: @Sendable (DeadlineAlarm?) async throws -> SharedResponse = { _ in
+            return try await deadline.run { _ in
                 let response = try await base.exchange(request, progress: nil)
                 let body = try await response.body.collect(upTo: limit)
                 return SharedResponse(head: response.response, body: body, isWithheld: response.body.isWithheld)
             }
-            if let deadline { return try await deadline.run(exchange) }
-            return try await exchange(nil)
         })
         return flight
     }

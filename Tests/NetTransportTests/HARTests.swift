@@ -229,6 +229,32 @@ struct HARTests {
         }
     }
 
+    @Test("a body cut by cancelling its reader replays as a failure, not as a whole body of what had arrived", .timeLimit(.minutes(1)))
+    func cancelledReadReplaysAsFailure() async throws {
+        let recorder = HARRecorder()
+        let client = NetworkClient(transport: recorder.recording(URLSessionTransport()))
+        // The server sends 10 of 20 bytes, then waits ten minutes.
+        let request = try await TransportTest.request("/stall-body/600000")
+        let (firstChunk, chunkRead) = AsyncStream.makeStream(of: Int.self)
+        let reader = Task {
+            let response = try await client.requestStream(for: request)
+            for try await chunk in response.body { chunkRead.yield(chunk.count) }
+        }
+        var chunks = firstChunk.makeAsyncIterator()
+        #expect(await chunks.next() == 10)  // the body is being read
+        reader.cancel()
+        _ = await reader.result
+        #expect(recorder.archive.log.entries.first?.comment?.hasPrefix("the body failed after 10 bytes") == true,
+                "\(recorder.archive.log.entries.first?.comment ?? "no entry")")
+        let replay = NetworkClient(transport: StubTransport(replaying: recorder.archive))
+        await #expect {
+            _ = try await replay.requestData(for: request.url.absoluteString)
+        } throws: { error in
+            guard case NetworkError.transport(.other(let message)) = error else { return false }
+            return message.contains("the body failed after")
+        }
+    }
+
     @Test("a damaged HAR file is a typed error")
     func damaged() throws {
         #expect(throws: HARError.self) { try HARArchive(data: Data("{\"log\": {}}".utf8)) }

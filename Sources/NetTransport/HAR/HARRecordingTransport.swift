@@ -54,9 +54,6 @@ struct HARCapturingChunks: AsyncSequence, Sendable {
                 }
                 pending.append(chunk)
                 return chunk
-            } catch is CancellationError {
-                pending.finish()  // the caller stopped reading: not a failure of the body
-                throw CancellationError()
             } catch {
                 pending.finish(error: error)
                 throw error

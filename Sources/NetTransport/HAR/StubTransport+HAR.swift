@@ -14,7 +14,8 @@ extension StubTransport {
     /// it were whole); a request the archive does not hold fails the same way, naming it. Bodies
     /// are served decoded, as recorded, without their recorded `Content-Encoding` or
     /// `Content-Length`; a body a browser's archive does not hold is empty, and one the caller
-    /// stopped reading while recorded is served as far as it was read.
+    /// dropped unfinished while recorded (an event stream left early) is served as far as it was
+    /// read. A body cut by a cancellation or a deadline was recorded as failing, and fails.
     public convenience init(replaying archive: HARArchive, matchingBodies: Bool = false) {
         self.init()
         let entries = archive.log.entries

@@ -92,6 +92,12 @@ enum Output {
                 let written = Foundation.write(descriptor, base + offset, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
+                    if errno == EAGAIN || errno == EWOULDBLOCK {
+                        // A non-blocking descriptor inherited from the shell: wait until it takes more.
+                        var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                        _ = poll(&ready, 1, -1)
+                        continue
+                    }
                     return errno
                 }
                 offset += written

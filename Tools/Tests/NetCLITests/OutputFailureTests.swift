@@ -51,3 +51,41 @@ struct OutputFailureTests {
         #expect(result.standardError.contains("cannot write to standard output"), "\(arguments): \(result.standardError)")
     }
 }
+
+/// Standard output that is a non-blocking pipe (as some shells and supervisors hand down): `net`
+/// waits for the reader when the pipe is full instead of failing or losing output.
+@Suite("net: a non-blocking standard output")
+struct NonBlockingOutputTests {
+    @Test("A 3 MB body through a non-blocking pipe arrives whole, exit 0", .timeLimit(.minutes(2)))
+    func nonBlockingPipe() async throws {
+        let base = try await EchoServer.shared.baseURL()
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        // Close-on-exec on both: only the child's descriptor 1 (a duplicate) may outlive the spawn.
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
+        let pid = try ProcessRunner.spawn(ProcessRunner.net, ["get", "-b", "\(base)/bytes/3000000"], standardInput: "/dev/null",
+                                          standardOutput: nil, standardError: "/dev/null", duplicating: [(ends[1], 1)])
+        close(ends[1])
+        let reader = ends[0]
+        let output: Data = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                var data = Data()
+                var buffer = [UInt8](repeating: 0, count: 65_536)
+                while true {
+                    let count = read(reader, &buffer, buffer.count)
+                    if count < 0 && errno == EINTR { continue }
+                    guard count > 0 else { break }
+                    data.append(contentsOf: buffer[..<count])
+                }
+                continuation.resume(returning: data)
+            }
+        }
+        close(reader)
+        #expect(await ProcessRunner.wait(pid, limit: .seconds(60)) == 0)
+        #expect(output.count == 3_000_000)
+        // A Bool, not `==` on the values: on failure Swift Testing would diff 3 MB element by element.
+        let whole = output.elementsEqual((0..<3_000_000).lazy.map { UInt8($0 % 251) })
+        #expect(whole, "the body arrived damaged or cut")
+    }
+}
