@@ -29,7 +29,7 @@ extension NetworkSession {
         for request: any NetworkRequestConvertible, to destination: URL? = nil, progress: NetworkProgressReporter? = nil
     ) async throws -> NetworkDownloadResponse {
         defer { progress?.finish() }
-        let target = destination ?? FileManager.default.temporaryDirectory.appendingPathComponent("net-download-\(UUID().uuidString)")
+        let target = destination ?? DownloadStaging.newTemporaryFile()
         return try await performCall(request, call: .download(target), progress: progress).downloadResponse()
     }
 

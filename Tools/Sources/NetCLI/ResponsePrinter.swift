@@ -34,16 +34,14 @@ public struct ResponsePrinter: Sendable {
     /// and a note instead of binary bytes when the output is a terminal.
     public func body(_ data: Data, head: NetworkResponseHead) -> Data {
         guard !data.isEmpty else { return Data() }
-        let isText = String(data: data, encoding: .utf8).map { !$0.contains("\u{0}") } ?? false
-        if bodyOnly {
-            guard isText || !outputIsTerminal else { return Self.binaryNote(data) }
-            return data
-        }
+        // Only a terminal is kept from binary bytes: the body is decoded to tell only for one.
+        let isBinaryOnTerminal = { outputIsTerminal && !(String(data: data, encoding: .utf8).map { !$0.contains("\u{0}") } ?? false) }
+        if bodyOnly { return isBinaryOnTerminal() ? Self.binaryNote(data) : data }
         let mimeType = head.mimeType ?? ""
         if mimeType.isEmpty || mimeType.contains("json"), let pretty = JSONText.prettyPrinted(data) {
             return Data(("\n" + pretty + "\n").utf8)
         }
-        if !isText && outputIsTerminal { return Data("\n".utf8) + Self.binaryNote(data) }
+        if isBinaryOnTerminal() { return Data("\n".utf8) + Self.binaryNote(data) }
         var shown = Data("\n".utf8)
         shown.append(data)
         if outputIsTerminal && data.last != UInt8(ascii: "\n") { shown.append(UInt8(ascii: "\n")) }
