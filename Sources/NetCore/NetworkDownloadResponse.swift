@@ -35,6 +35,23 @@ public struct NetworkDownloadResponse: NetworkResponse, CustomStringConvertible 
         }
     }
 
+    /// A new file name in the temporary directory, for a body with no destination of its own (a
+    /// download without one, or another status's body than a success's).
+    package static func newTemporaryFile() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("\(temporaryFilePrefix)\(UUID().uuidString)")
+    }
+
+    private static let temporaryFilePrefix = "net-download-"
+
+    /// Removes the file if Net named it (``newTemporaryFile()``), never a destination of the
+    /// caller's: for a body whose only handle is about to be lost.
+    func removeTemporaryFile() {
+        guard url.lastPathComponent.hasPrefix(Self.temporaryFilePrefix),
+              url.deletingLastPathComponent().standardizedFileURL.path
+                == FileManager.default.temporaryDirectory.standardizedFileURL.path else { return }
+        try? FileManager.default.removeItem(at: url)
+    }
+
     /// The file's bytes if it is a regular file of at most `limit` bytes; `nil` if larger,
     /// unreadable, or changed while read (``FileChunkReader`` insists on the size it saw).
     func bodyData(upTo limit: Int) -> Data? {

@@ -58,7 +58,9 @@ extension NetworkResponse {
     /// model from the body and throws it, so callers can `catch let error as APIError`; if the
     /// body is not that model, throws ``NetworkError/ResponseFailure/invalidStatusCode(_:_:)``.
     /// A downloaded body over 1 MiB is not read back for the model (a download's file may be of
-    /// any size): that too throws `invalidStatusCode`.
+    /// any size): that too throws `invalidStatusCode`. When the model is thrown, a download's body
+    /// in a temporary file of Net's is removed, as the model does not carry the file's name; a
+    /// destination you named stays.
     @discardableResult
     public func validate<ServerError: Decodable & Error>(
         correctRange: HTTPCodes = .success,
@@ -69,6 +71,7 @@ extension NetworkResponse {
             if let body = errorBody(), !body.isEmpty,
                 let serverError = try? decoder.decode(ServerError.self, from: body)
             {
+                (self as? NetworkDownloadResponse)?.removeTemporaryFile()
                 throw serverError
             }
             throw Self.networkError(.invalidStatusCode(self, statusCode))

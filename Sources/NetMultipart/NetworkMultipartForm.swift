@@ -30,14 +30,18 @@ public struct NetworkMultipartForm: Sendable {
     ///
     /// - Parameter boundary: your own boundary (1–70 characters from RFC 2046's set, not ending in
     ///   a space), or `nil` for a random one.
-    /// - Throws: ``NetworkError`` for an invalid part header or boundary, a data part that contains
-    ///   the boundary, or a missing or unreadable file. A file part that contains a boundary of
+    /// - Throws: ``NetworkError`` for an invalid part header or boundary, no parts at all, a data
+    ///   part that contains the boundary, or a missing or unreadable file. A file part that contains a boundary of
     ///   your own fails the body's stream as it is read, with the same error as a data part's.
     public init(parts: [any NetworkMultipartFormDataConvertible], boundary: String? = nil) throws {
         // Files are searched for a boundary of the caller's as they are sent (they are not read
         // here); a random one of 128 bits cannot be in them unless chosen to be.
         let forbiddenInFiles = boundary != nil
         let boundary = try boundary.map(Self.validated) ?? Self.randomBoundary()
+        guard !parts.isEmpty else {
+            // RFC 2046 §5.1.1: a multipart body holds at least one part.
+            throw NetworkError.request(.encodeError(type: "multipart form", description: "a form needs at least one part"))
+        }
         let delimiter = Data("--\(boundary)\r\n".utf8)
         let marker = Data("--\(boundary)".utf8)
         var segments: [MultipartSegment] = []

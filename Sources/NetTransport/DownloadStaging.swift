@@ -6,12 +6,6 @@ import NetCore
 /// partial body, a discarded attempt's body or an error page. `rename(2)` in one directory is
 /// atomic.
 struct DownloadStaging {
-    /// A new file name in the temporary directory, for a body with no destination of its own (a
-    /// download without one, or another status's body than a success's).
-    static func newTemporaryFile() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("net-download-\(UUID().uuidString)")
-    }
-
     let destination: TransportBodyDestination
     private let finalURL: URL?
 
@@ -53,7 +47,7 @@ struct DownloadStaging {
         // Another status's body (an error page, a 304's nothing) must not replace the file the
         // caller had: it goes to a file of its own in the temporary directory, named by the
         // response, as a download without a destination would.
-        let landing = response.response.statusCode.isSuccess ? finalURL : Self.newTemporaryFile()
+        let landing = response.response.statusCode.isSuccess ? finalURL : NetworkDownloadResponse.newTemporaryFile()
         do {
             if landing == finalURL {
                 try BodyFile.replace(finalURL, with: staging)

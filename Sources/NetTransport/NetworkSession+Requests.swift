@@ -29,7 +29,7 @@ extension NetworkSession {
         for request: any NetworkRequestConvertible, to destination: URL? = nil, progress: NetworkProgressReporter? = nil
     ) async throws -> NetworkDownloadResponse {
         defer { progress?.finish() }
-        let target = destination ?? DownloadStaging.newTemporaryFile()
+        let target = destination ?? NetworkDownloadResponse.newTemporaryFile()
         return try await performCall(request, call: .download(target), progress: progress).downloadResponse()
     }
 
@@ -75,9 +75,7 @@ extension NetworkSession {
 
     private nonisolated func upload(_ request: any NetworkRequestConvertible, body: NetworkRequestBody?, progress: NetworkProgressReporter?) async throws -> NetworkUploadResponse {
         defer { progress?.finish() }
-        // An upload to a bare address is a POST, whether the address is a URL or a string.
-        let request: any NetworkRequestConvertible = request is URL || request is String
-            ? try NetworkRequest(url: try request.asNetworkRequest().url, httpMethod: .post) : request
+        // A bare address is sent as a POST, by `SessionCall.request(from:)`.
         return try await performCall(request, call: .upload(body), progress: progress).uploadResponse()
     }
 }

@@ -21,6 +21,22 @@ enum SessionCall: Sendable {
         }
     }
 
+    /// `convertible` as this call sends it, whichever stage gave it (the caller,
+    /// `interceptRequest` or a `.retry`): marked with the call's body use, and for an upload a
+    /// bare URL or URL string is a POST and the call's body replaces the request's own. So a new
+    /// request an interceptor builds still carries the upload, as ALTENNetwork's uploads did (their
+    /// body went beside the request, not in it).
+    func request(from convertible: any NetworkRequestConvertible) throws -> NetworkRequest {
+        var request = try convertible.asNetworkRequest()
+        if case .upload(let body) = self {
+            if convertible is URL || convertible is String { request.httpMethod = .post }
+            if let body { request.body = body }
+        }
+        // Set either way: a request taken from an earlier response may carry the mark.
+        request.responseBodyUse = bodyUse
+        return request
+    }
+
     /// Thrown if a call ever produced a response of another kind; the loop below cannot do that.
     static let mismatch = NetworkError.transport(.other("internal error: the session produced a response of the wrong kind"))
 }
@@ -88,10 +104,7 @@ extension NetworkSession {
     nonisolated func performCall(
         _ convertible: any NetworkRequestConvertible, call: SessionCall, progress: NetworkProgressReporter?
     ) async throws -> CallOutcome {
-        var request = try convertible.asNetworkRequest()
-        if case .upload(let body?) = call { request.body = body }
-        // Set either way: a request taken from an earlier response may carry the mark.
-        request.responseBodyUse = call.bodyUse
+        let request = try call.request(from: convertible)
         let settings: SessionSettings
         // A cast to the one class, not to a protocol, which would look up a conformance per call.
         if let fixed = (self as? NetworkClient)?.fixedSettings {
@@ -191,7 +204,7 @@ extension NetworkSession {
             staging.discard()
             AttemptOutcome.drop(attempted)  // closes a retried stream's connection before the wait
             if let delay, delay > .zero { try await deadline.wait(delay) }
-            request = try next.asNetworkRequest()
+            request = try call.request(from: next)
             retryNumber += 1
         }
     }

@@ -64,20 +64,25 @@ final class SessionAttempt: Sendable {
     /// (``CallDeadline/run(inline:_:)``).
     func run(_ request: NetworkRequest, retryNumber: Int, destination: TransportBodyDestination,
              alarm: DeadlineAlarm?) async throws -> AttemptOutcome {
-        var sent = if let session { try await Self.intercepted(request, by: session) } else { request }
-        sent.responseBodyUse = call.bodyUse  // an interceptor may have made a new request
+        var sent = request
+        if let session {
+            sent = try await Self.intercepted(request, by: session, in: call)
+        } else {
+            sent.responseBodyUse = call.bodyUse
+        }
         let (response, record) = try await redirects.exchange(sent, through: transport, progress: progress,
                                                               metrics: metrics, retryNumber: retryNumber, alarm: alarm)
         if case .stream = call { return streamed(response, sent: sent) }
         return try await collected(consume response, sent: sent, record: record, destination: destination)
     }
 
-    /// The request after `session`'s `interceptRequest`; what it threw, wrapped so that the retry
-    /// loop ends the call with it as it is.
+    /// The request after `session`'s `interceptRequest`, as `call` sends it (an interceptor may
+    /// have made a new request: see ``SessionCall/request(from:)``); what it threw, wrapped so
+    /// that the retry loop ends the call with it as it is.
     @inline(never)
-    private static func intercepted(_ request: NetworkRequest, by session: any NetworkSession) async throws -> NetworkRequest {
+    private static func intercepted(_ request: NetworkRequest, by session: any NetworkSession, in call: SessionCall) async throws -> NetworkRequest {
         do {
-            return try await session.interceptRequest(networkSession: session, originalRequest: request).asNetworkRequest()
+            return try call.request(from: await session.interceptRequest(networkSession: session, originalRequest: request))
         } catch is CancellationError {
             throw CancellationError()
         } catch {

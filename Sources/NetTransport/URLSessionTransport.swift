@@ -89,7 +89,7 @@ public final class URLSessionTransport: Transport {
         let bridge = TaskBridge(request: request, limits: configuration.responseLimits, cancelQueue: cancelQueue,
                                 spoolDirectory: configuration.temporaryDirectory,
                                 backlogLimit: configuration.maximumSpooledBytes, progress: progress)
-        let (session, delegate) = (session, delegate)
+        let (session, delegate, cancelQueue) = (session, delegate, cancelQueue)
         // libcurl has read a spooled request body by the time the response head arrives.
         defer { upload.removeSpooledFile() }
         return try await withTaskCancellationHandler {
@@ -104,7 +104,12 @@ public final class URLSessionTransport: Transport {
                     }
                     delegate.register(bridge, for: task)
                     if !bridge.start(task) {
+                        // Ended while the task was being made (which can wait seconds on a busy
+                        // work queue). A task never resumed stays in the session's registry,
+                        // with its request and body, until it is cancelled; never having run, it
+                        // cannot race its own completion, the cancel that can crash.
                         delegate.unregister(task)
+                        cancelQueue.async { task.cancel() }
                     }
                 }
             }

@@ -153,6 +153,7 @@ struct ResponseTests {
         let large = try download(model + Data(repeating: UInt8(ascii: " "), count: 1 << 20))
         let empty = try download(Data())
         defer { for file in [small.url, large.url, empty.url] { try? FileManager.default.removeItem(at: file) } }
+        #expect(throws: NetworkError.self) { try small.validateContentType(["application/json"]) }  // a body, no Content-Type
         #expect(throws: APIError(code: "E1", message: "busy")) { try small.validate(errorModel: APIError.self) }
         do {
             _ = try large.validate(errorModel: APIError.self)
@@ -161,7 +162,29 @@ struct ResponseTests {
             #expect(code == 503)
         }
         #expect(try empty.validateContentType(["application/json"]).statusCode == 503)
-        #expect(throws: NetworkError.self) { try small.validateContentType(["application/json"]) }  // a body, no Content-Type
+    }
+
+    @Test("A download whose error model is thrown loses its temporary file of Net's, never a destination the caller named")
+    func downloadErrorModelRemovesTemporaryFile() throws {
+        let request = try NetworkRequest(url: "https://api.test/film.json")
+        let head = NetworkResponseHead(statusCode: 503, url: request.url)
+        let model = Data(#"{"code":"E1","message":"busy"}"#.utf8)
+        let temporary = NetworkDownloadResponse.newTemporaryFile()
+        let named = FileManager.default.temporaryDirectory.appendingPathComponent("film-\(UUID().uuidString).json")
+        let unmodelled = NetworkDownloadResponse.newTemporaryFile()
+        for file in [temporary, named] { try model.write(to: file) }
+        try Data("<html>busy</html>".utf8).write(to: unmodelled)
+        defer { for file in [temporary, named, unmodelled] { try? FileManager.default.removeItem(at: file) } }
+        for file in [temporary, named] {
+            let download = NetworkDownloadResponse(url: file, response: head, originalRequest: request)
+            #expect(throws: APIError(code: "E1", message: "busy")) { try download.validate(errorModel: APIError.self) }
+        }
+        #expect(!FileManager.default.fileExists(atPath: temporary.path), "the model does not name the file: nobody else could remove it")
+        #expect(FileManager.default.fileExists(atPath: named.path), "the caller's own file stays")
+        // Not the model: the error carries the response, and so the file, which stays the caller's.
+        let page = NetworkDownloadResponse(url: unmodelled, response: head, originalRequest: request)
+        #expect(throws: NetworkError.self) { try page.validate(errorModel: APIError.self) }
+        #expect(FileManager.default.fileExists(atPath: unmodelled.path))
     }
 
     @Test("Uploads validate and decode the server's reply, and say what was sent")

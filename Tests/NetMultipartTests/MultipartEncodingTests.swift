@@ -135,6 +135,10 @@ struct MultipartEncodingTests {
         }
         #expect { _ = try NetworkMultipartForm(parts: [], boundary: "bad\"boundary") } throws: { invalidHeader($0, named: "Content-Type") }
         #expect { _ = try NetworkMultipartForm(parts: [], boundary: String(repeating: "a", count: 71)) } throws: { encodeError($0) }
+        // No part at all: RFC 2046 has no empty multipart body, and a bare `--B--` under a
+        // multipart Content-Type is what ALTENNetwork sent (one of its defects).
+        #expect { _ = try NetworkMultipartForm(parts: []) } throws: { encodeError($0) }
+        #expect { _ = try NetworkRequest(url: "https://api.test/upload", multipartForm: []) } throws: { encodeError($0) }
         #expect {
             _ = try NetworkMultipartForm(parts: [NetworkMultipartFormDataRequest(name: "n", value: "x--B")], boundary: "B")
         } throws: { encodeError($0) }

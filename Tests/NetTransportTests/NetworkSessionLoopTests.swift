@@ -166,4 +166,37 @@ struct NetworkSessionLoopTests {
         #expect(stub.requests.map(\.request.httpMethod) == [.post, .post, .put])
         #expect(stub.requests.allSatisfy { $0.body == body })
     }
+
+    @Test("an upload's body and a bare address's POST survive a request an interceptor builds anew, as ALTENNetwork's did")
+    func uploadSurvivesRebuiltRequests() async throws {
+        /// Signs each attempt with a request built from its URL alone (the seed's
+        /// "return a new request with other authentication headers"), and answers a 401 with
+        /// `.retry` of a bare URL.
+        actor RebuildingSession: NetworkSession {
+            let transport: any Transport
+            init(transport: any Transport) { self.transport = transport }
+            func interceptRequest(networkSession: any NetworkSession, originalRequest: NetworkRequest) async throws -> any NetworkRequestConvertible {
+                try NetworkRequest(url: originalRequest.url, httpMethod: originalRequest.httpMethod,
+                                   headers: [.header(key: "Authorization", value: "Bearer t")])
+            }
+            func interceptResponse(networkSession: any NetworkSession, originalRequest: NetworkRequest, retryNumber: Int,
+                                   result: Result<NetworkSessionInterception, any Error>) async throws -> NetworkSessionInterceptionResult {
+                if case .success(let interception) = result, interception.statusCode == 401 { return .retry(originalRequest.url) }
+                return .nothing
+            }
+        }
+        let stub = StubTransport()
+        stub.on(nil, "/upload", respond: .status(401), .status(201), .status(401), .status(201))
+        let session = RebuildingSession(transport: stub)
+        let body = Data("payload".utf8)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("net-upload-\(UUID().uuidString)")
+        try body.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        #expect(try await session.requestUpload(for: "https://api.test/upload", from: body).statusCode == 201)
+        #expect(try await session.requestUpload(for: "https://api.test/upload", fromFile: file).statusCode == 201)
+        #expect(stub.requests.count == 4)
+        #expect(stub.requests.map(\.request.httpMethod) == [.post, .post, .post, .post])
+        #expect(stub.requests.allSatisfy { $0.body == body }, "every attempt sends the call's body")
+        #expect(stub.requests.allSatisfy { $0.request.headers["Authorization"] == "Bearer t" })
+    }
 }

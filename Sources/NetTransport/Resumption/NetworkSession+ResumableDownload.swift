@@ -136,7 +136,7 @@ private struct PartialBodyWriter {
 
     /// Writes the body to a new file in the temporary directory.
     private func deliverAsIs(_ response: NetworkStreamResponse) async throws -> NetworkDownloadResponse {
-        let url = DownloadStaging.newTemporaryFile()
+        let url = NetworkDownloadResponse.newTemporaryFile()
         _ = try await BodyCollector(destination: .file(url), limit: nil, progress: nil).collect(response)
         var download = NetworkDownloadResponse(url: url, response: response.response, originalRequest: originalRequest)
         // The metrics of the request that delivered the body, up to its head.
