@@ -33,6 +33,11 @@ enum ErrorMapping {
             case .none: break
             }
         }
+        if let extra = error as? NIOHTTPDecompression.ExtraDecompressionError, extra == .truncatedData {
+            // The body ended before its gzip or deflate stream did: cut short, as a body shorter
+            // than its Content-Length is.
+            return NetworkError.transport(.connectionLost("\(target): the compressed body ended before its end"))
+        }
         if let client = error as? HTTPClientError {
             switch client {
             case .cancelled: return CancellationError()

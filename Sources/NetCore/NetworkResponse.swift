@@ -120,7 +120,7 @@ extension NetworkResponse {
     }
 
     /// 204 No Content, 205 Reset Content and responses to HEAD carry no body (RFC 9110).
-    var hasNoBodyByDefinition: Bool {
+    package var hasNoBodyByDefinition: Bool {
         statusCode == .noContent || statusCode == .resetContent || originalRequest.httpMethod == .head
     }
 

@@ -44,10 +44,12 @@ struct DownloadStaging {
             }
             return try result.get()
         }
-        // Another status's body (an error page, a 304's nothing) must not replace the file the
-        // caller had: it goes to a file of its own in the temporary directory, named by the
-        // response, as a download without a destination would.
-        let landing = response.response.statusCode.isSuccess ? finalURL : NetworkDownloadResponse.newTemporaryFile()
+        // Another status's body (an error page, a 304's nothing), or the nothing of a success
+        // without a body (204, 205, HEAD), must not replace the file the caller had: it goes to a
+        // file of its own in the temporary directory, named by the response, as a download
+        // without a destination would.
+        let replaces = response.response.statusCode.isSuccess && !response.hasNoBodyByDefinition
+        let landing = replaces ? finalURL : NetworkDownloadResponse.newTemporaryFile()
         do {
             if landing == finalURL {
                 try BodyFile.replace(finalURL, with: staging)

@@ -21,10 +21,10 @@ extension NetworkSession {
     /// Sends `request` and writes the response body to a file.
     ///
     /// The body lands at `destination` atomically, replacing any file there, once the response is
-    /// final (after interceptors and retries) and successful (2xx): never a partial file, never
-    /// an error page. Another status's body goes to a new file in the temporary directory, as it
-    /// does without a destination: the response's `url` names it, and it is yours to move or
-    /// delete.
+    /// final (after interceptors and retries) and successful (2xx) with a body: never a partial
+    /// file, never an error page. Another status's body, and the empty body of a 204, a 205 or a
+    /// HEAD, goes to a new file in the temporary directory, as it does without a destination: the
+    /// response's `url` names it, and it is yours to move or delete.
     public nonisolated func requestDownload(
         for request: any NetworkRequestConvertible, to destination: URL? = nil, progress: NetworkProgressReporter? = nil
     ) async throws -> NetworkDownloadResponse {

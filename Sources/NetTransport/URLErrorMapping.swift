@@ -42,6 +42,12 @@ enum URLErrorMapping {
             if nsError.localizedDescription.contains("transfer closed") {
                 return NetworkError.transport(.connectionLost(message))
             }
+            // libcurl's CURLE_BAD_CONTENT_ENCODING: a body it could not decode, as a lost
+            // connection like every other body that cannot be read to its end (and as
+            // AsyncHTTPClientTransport says it).
+            if nsError.localizedDescription.contains("Unrecognized or bad HTTP Content or Transfer-Encoding") {
+                return NetworkError.transport(.connectionLost(message))
+            }
             // FoundationNetworking fails the transfer when a header value is not UTF-8.
             if nsError.localizedDescription.contains("Failed writing header") {
                 return NetworkError.transport(.connectionLost("\(message): a response header value is not UTF-8, which URLSession on Linux cannot read (AsyncHTTPClientTransport can)"))

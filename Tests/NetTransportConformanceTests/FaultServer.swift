@@ -25,6 +25,9 @@ import Synchronization
 ///   and a close, no status line. `/status-zero`: status 0. `/huge-header?mb=M`: M MB of header fields, then a body.
 /// - `/hold` and `/flood`: streamed bodies with events a test can wait for (FaultServer+Streaming.swift).
 /// - `/sse?key=K`: each connection plays the next script the test set for K (FaultServer+Events.swift).
+/// - `/both-lengths`: `Content-Length: 5` and a chunked body of 13 bytes. `/gzip-cut`: half of
+///   the gzip body set with `setGzipBomb`, its `Content-Length` that half's. `/brotli`:
+///   `Content-Encoding: br` on 12 bytes that are not brotli.
 /// - `/length-short`: `Content-Length: 5` and 13 bytes, kept alive. `/length-long`: claims 100,
 ///   sends 10 and closes.
 final class FaultServer: Sendable {
@@ -206,6 +209,16 @@ final class FaultServer: Sendable {
                 guard send(connection, block) else { return false }
             }
             return send(connection, Array("Content-Length: 2\r\n\r\nok".utf8))
+        case "/both-lengths":  // Content-Length and chunked framing at once (RFC 9112 §6.3)
+            let chunks = Array("d\r\nhello world!!\r\n0\r\n\r\n".utf8)
+            _ = send(connection, Array("HTTP/1.1 200 Fault\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n".utf8) + chunks)
+            return false
+        case "/gzip-cut":  // the first half of setGzipBomb's body, framed as whole by Content-Length
+            let bomb = gzipBomb.withLock { $0 }
+            let half = Array(bomb[..<(bomb.count / 2)])
+            return send(connection, Self.head(200, length: half.count, extra: ["Content-Encoding: gzip"]) + half)
+        case "/brotli":  // a coding neither asked for nor decodable here (the bytes are not brotli)
+            return send(connection, Self.head(200, length: 12, extra: ["Content-Encoding: br"]) + Array("not decoded!".utf8))
         case "/length-short":
             return send(connection, Self.head(200, length: 5) + Array("hello world!!".utf8))
         case "/length-long":

@@ -11,7 +11,8 @@ struct URLSessionTransportFaultTests {
     func survives(_ fault: TransportFaults.Fault) async throws {
         try await fault.run(TransportFaults.Subject(
             make: { URLSessionTransport() }, makeLimited: { URLSessionTransport(configuration: .init(responseLimits: $0)) },
-            ratioNeedsContentLength: true, crashesOnHeadersCutByClose: true, failsOnNonUTF8HeaderValue: true))
+            ratioNeedsContentLength: true, crashesOnHeadersCutByClose: true, failsOnNonUTF8HeaderValue: true,
+            deliversTruncatedGzipAsWhole: true))
     }
 
     /// The one fault URLSessionTransport cannot survive, proven in a child process so the claim in

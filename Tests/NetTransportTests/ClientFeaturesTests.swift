@@ -142,6 +142,21 @@ struct ClientFeaturesTests {
             #expect(try String(contentsOf: destination, encoding: .utf8) == "a,b\n1,2\n")
             #expect(try TransportTest.contents(of: directory) == ["report.csv"])
         }
+        // A success without a body by definition (204, 205, an answer to HEAD) leaves it too:
+        // its nothing would otherwise empty the file.
+        stub.on(.get, "/emptied", respond: .status(204))
+        stub.on(.get, "/reset", respond: .status(205))
+        stub.on(.head, "/report", respond: .status(.ok))
+        let bodiless: [NetworkRequest] = [try NetworkRequest(url: "https://host/emptied"), try NetworkRequest(url: "https://host/reset"),
+                                          try NetworkRequest(url: "https://host/report", httpMethod: .head)]
+        for request in bodiless {
+            let answered = try await client.requestDownload(for: request, to: destination)
+            defer { try? FileManager.default.removeItem(at: answered.url) }
+            #expect(answered.response.statusCode.isSuccess)
+            #expect(answered.url != destination, "\(request)")
+            #expect(try String(contentsOf: destination, encoding: .utf8) == "a,b\n1,2\n", "\(request)")
+            #expect(try TransportTest.contents(of: directory) == ["report.csv"])
+        }
     }
 
     @Test("the stub validates requests and reports bad fixtures as typed errors")

@@ -25,6 +25,16 @@ struct BodyFraming: Sendable {
         return framed
     }
 
+    /// Refuses a head with both `Content-Length` and `Transfer-Encoding`: RFC 9112 §6.3 says such
+    /// a message "ought to be handled as an error" (it is how responses are split and smuggled).
+    /// AsyncHTTPClient's parser refuses it; libcurl reads the chunks, and the length check would
+    /// then judge them by the other header.
+    static func refuseAmbiguousLength(_ head: NetworkResponseHead) throws {
+        guard head.expectedContentLength != nil, head.headers["Transfer-Encoding"] != nil else { return }
+        throw NetworkError.transport(.connectionLost(
+            "the response from \(NetworkRedaction.redactedURL(head.url)) has both Content-Length and Transfer-Encoding"))
+    }
+
     /// Throws when the body ended after `received` bytes, short of ``expected``.
     func checkEnd(after received: Int64) throws {
         guard received >= expected else {
