@@ -12,7 +12,33 @@ import Darwin
 #endif
 
 /// File checks done with `stat(2)`, whose answers are the same on every platform and release.
-enum FileStatus {
+package enum FileStatus {
+    /// What tells one state of a file from another: its identity, size and last change.
+    package struct Snapshot: Equatable, Sendable {
+        let device: UInt64
+        let inode: UInt64
+        let size: Int64
+        let modified: timespec
+
+        package static func == (lhs: Snapshot, rhs: Snapshot) -> Bool {
+            lhs.device == rhs.device && lhs.inode == rhs.inode && lhs.size == rhs.size
+                && lhs.modified.tv_sec == rhs.modified.tv_sec && lhs.modified.tv_nsec == rhs.modified.tv_nsec
+        }
+    }
+
+    /// The file at `url` as it is now (following links, as a reader opening it does), or `nil`
+    /// if it cannot be seen.
+    package static func snapshot(of url: URL) -> Snapshot? {
+        var info = stat()
+        guard stat(url.path, &info) == 0 else { return nil }
+        #if canImport(Darwin)
+        let modified = info.st_mtimespec
+        #else
+        let modified = info.st_mtim
+        #endif
+        return Snapshot(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size), modified: modified)
+    }
+
     /// The size of a readable regular file, or a typed error naming the path and the reason.
     static func regularFileSize(of url: URL) throws -> Int64 {
         let path = url.path

@@ -47,6 +47,8 @@ final class TaskBridge: Sendable {
     /// Where the request body's progress is noted, in a session call.
     private let record = ExchangeMetricsRecorder.current
     private let request: NetworkRequest
+    /// The caller's file being sent, checked as its pieces go out.
+    private let sentFile: SentFileCheck?
     private let limits: ResponseLimits
     private let cancelQueue: DispatchQueue
     private let state = Locked(State())
@@ -58,8 +60,9 @@ final class TaskBridge: Sendable {
     /// `URLSessionTransport.cancelQueue`); `spoolDirectory` holds the body a slow reader has not
     /// taken yet, past ``BodyChannel``'s window.
     init(request: NetworkRequest, limits: ResponseLimits, cancelQueue: DispatchQueue, spoolDirectory: URL,
-         backlogLimit: Int64?, progress: TransportProgressHandler?) {
+         backlogLimit: Int64?, sentFile: SentFileCheck? = nil, progress: TransportProgressHandler?) {
         self.request = request
+        self.sentFile = sentFile
         self.limits = limits
         self.cancelQueue = cancelQueue
         self.progress = progress
@@ -172,6 +175,12 @@ final class TaskBridge: Sendable {
 
     /// Request body bytes went out.
     func sent(total: Int64, expected: Int64) {
+        do {
+            try sentFile?.check()
+        } catch {
+            fail(error)
+            return
+        }
         if let record {
             record.sentRequestBody(bytes: total)
             if expected > 0, total >= expected { record.reached(.requestSent) }

@@ -86,12 +86,27 @@ public final class URLSessionTransport: Transport {
         }
         let upload = try await UploadSource.prepare(request.body, spoolDirectory: configuration.temporaryDirectory)
         let urlRequest = URLRequest(request)
+        let sentFile = SentFileCheck(upload)
         let bridge = TaskBridge(request: request, limits: configuration.responseLimits, cancelQueue: cancelQueue,
                                 spoolDirectory: configuration.temporaryDirectory,
-                                backlogLimit: configuration.maximumSpooledBytes, progress: progress)
-        let (session, delegate, cancelQueue) = (session, delegate, cancelQueue)
+                                backlogLimit: configuration.maximumSpooledBytes, sentFile: sentFile, progress: progress)
         // libcurl has read a spooled request body by the time the response head arrives.
         defer { upload.removeSpooledFile() }
+        guard let sentFile else { return try await exchange(urlRequest, upload: upload, bridge: bridge) }
+        do {
+            let response = try await exchange(urlRequest, upload: upload, bridge: bridge)
+            try sentFile.check()  // a failure drops the response, which closes its connection
+            return response
+        } catch {
+            try sentFile.check()
+            throw error
+        }
+    }
+
+    /// The exchange on a URLSession task: its response head, with the body to read.
+    @inline(__always)  // into `exchange(_:progress:)`: the call's path keeps its shape
+    private func exchange(_ urlRequest: URLRequest, upload: UploadSource, bridge: TaskBridge) async throws -> NetworkStreamResponse {
+        let (session, delegate, cancelQueue) = (session, delegate, cancelQueue)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 bridge.wait(continuation)

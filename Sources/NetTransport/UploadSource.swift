@@ -46,3 +46,28 @@ enum UploadSource: Sendable {
         if case .file(let url, spooled: true) = self { BodyFile.remove(url) }
     }
 }
+
+/// A caller's file URLSession is sending, as it was when the send began. FoundationNetworking
+/// takes the length when the task starts and then reads the file to its end, and libcurl 7.88
+/// neither stops at that length nor fails a short read: a file that grew sent more bytes than its
+/// `Content-Length` (which the server may read as the start of another request), and one that
+/// shrank left both sides waiting until the deadline. The file is checked as its pieces go out and
+/// once more when the exchange ends.
+struct SentFileCheck: Sendable {
+    private let url: URL
+    private let before: FileStatus.Snapshot?
+
+    /// A check of `upload`'s file, if it is one of the caller's (Net's own spool files do not change).
+    init?(_ upload: UploadSource) {
+        guard case .file(let url, spooled: false) = upload else { return nil }
+        self.url = url
+        before = FileStatus.snapshot(of: url)
+    }
+
+    /// Throws ``NetworkError/RequestFailure/unreadableBodyFile(path:reason:)`` if the file has
+    /// changed since the send began.
+    func check() throws {
+        guard FileStatus.snapshot(of: url) != before else { return }
+        throw NetworkError.request(.unreadableBodyFile(path: url.path, reason: "the file changed while it was being sent"))
+    }
+}

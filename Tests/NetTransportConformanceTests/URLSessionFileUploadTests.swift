@@ -1,0 +1,77 @@
+import Foundation
+import NetCore
+import NetTransport
+import NetTestSupport
+import Testing
+
+/// URLSessionTransport hands a body file to FoundationNetworking, which takes its length when the
+/// task starts and reads it to its end, and libcurl 7.88 neither stops at that length nor fails a
+/// short read: a file that changes on the way must still fail the upload with a typed error
+/// naming it, never pass for a success nor end as a bare timeout.
+@Suite("URLSessionTransport: body files that change while they are sent")
+struct URLSessionFileUploadTests {
+    static let transport = URLSessionTransport()
+
+    /// Sends a 2 MB file to `/echo`, running `change` on the file once the first piece has been
+    /// sent (the first upload progress report), and returns what the send threw. `/echo` holds
+    /// its answer until `releaseOnChange` lets it go, or the deadline passes.
+    func upload(timeout: Duration, releaseOnChange: Bool, changingItWith change: @escaping @Sendable (FileHandle) throws -> Void) async throws -> NetworkError? {
+        let file = try TransportConformance.temporaryFile(ConformanceServer.pattern(count: 2_000_000))
+        defer { try? FileManager.default.removeItem(at: file) }
+        let changed = LockedValue(false)
+        let key = "upload-\(UUID().uuidString)"
+        defer { StreamingEvents.shared.release(key) }
+        let request = try await TransportConformance.request("/echo?hold=\(key)", method: .put, body: .file(file), timeout: timeout)
+        do {
+            let response = try await Self.transport.send(request) { progress in
+                guard progress.direction == .upload, changed.withLock({ done in defer { done = true }; return !done }) else { return }
+                if let handle = try? FileHandle(forUpdating: file) {
+                    try? change(handle)
+                    try? handle.close()
+                }
+                if releaseOnChange { StreamingEvents.shared.release(key) }
+            }
+            Issue.record("the upload succeeded: \(response.head.statusCode), \(String(decoding: response.body.prefix(80), as: UTF8.self))")
+            return nil
+        } catch let error as NetworkError {
+            #expect(changed.withLock { $0 }, "the file was changed before the send ended")
+            return error
+        }
+    }
+
+    @Test("a file that grows while it is sent fails with unreadableBodyFile, even when the server answers")
+    func grows() async throws {
+        // Released at once: the server answers once it has its 2 MB, before any deadline.
+        let error = try await upload(timeout: .seconds(3_600), releaseOnChange: true) { handle in
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data(count: 100_000))
+        }
+        guard case .request(.unreadableBodyFile(_, let reason))? = error else {
+            Issue.record("expected unreadableBodyFile, got \(String(describing: error))")
+            return
+        }
+        #expect(reason.contains("changed while it was being sent"))
+    }
+
+    @Test("a file that shrinks while it is sent fails with unreadableBodyFile, not a bare timeout")
+    func shrinks() async throws {
+        // Both sides then wait for bytes that never come: the deadline ends it, and the error
+        // names the file rather than the time.
+        let error = try await upload(timeout: TestTiming.scaled(.seconds(2)), releaseOnChange: false) { try $0.truncate(atOffset: 300_000) }
+        guard case .request(.unreadableBodyFile(_, let reason))? = error else {
+            Issue.record("expected unreadableBodyFile, got \(String(describing: error))")
+            return
+        }
+        #expect(reason.contains("changed while it was being sent"))
+    }
+
+    @Test("a file left alone is sent whole")
+    func unchanged() async throws {
+        let body = ConformanceServer.pattern(count: 2_000_000)
+        let file = try TransportConformance.temporaryFile(body)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let response = try await Self.transport.send(try await TransportConformance.request("/echo", method: .put, body: .file(file)))
+        let echo = try TransportConformance.Echo(response.body)
+        #expect(echo.bodyLength == body.count && echo.bodyHash == ConformanceServer.hash(body))
+    }
+}
