@@ -39,9 +39,11 @@ actor CredentialStore<Credential: Sendable> {
     /// does not require a refresh, or a freshly fetched one.
     ///
     /// The refresh task is stored before this actor first suspends, so every caller arriving
-    /// while it runs joins it: one refresh for a burst, whichever path started it.
+    /// while it runs joins it: one refresh for a burst, whichever path started it. A caller that
+    /// is cancelled (its call's deadline among the reasons) stops waiting at once; the refresh
+    /// goes on for the others.
     func current() async throws -> (credential: Credential, generation: Int) {
-        if let refreshing { return try await refreshing.value }
+        if let refreshing { return try await valueUnlessCancelled(of: refreshing) }
         if let credential, !requiresRefresh(credential, now()) { return (credential, generation) }
         return try await startRefresh(rejected: credential)
     }
@@ -61,7 +63,7 @@ actor CredentialStore<Credential: Sendable> {
     func refreshAfterRejection(of request: NetworkRequest, header: (Credential) -> NetworkHeader) async throws {
         if let refreshing {
             rejectionsJoiningRefresh += 1
-            _ = try await refreshing.value
+            _ = try await valueUnlessCancelled(of: refreshing)
             return
         }
         // A request of the burst whose refresh failed fails the same way, rather than starting
@@ -87,18 +89,27 @@ actor CredentialStore<Credential: Sendable> {
         // waiters get the number their credential carries from the task itself, whenever they
         // resume relative to this actor's bookkeeping below.
         let next = generation + 1
-        let task = Task { (try await refresh(rejected), next) }
+        // The task keeps the books itself, so a refresh whose starter gave up still ends as one.
+        let task = Task {
+            let result: Result<Credential, any Error>
+            do { result = .success(try await refresh(rejected)) } catch { result = .failure(error) }
+            return try self.finishRefresh(result, generation: next)
+        }
         refreshing = task
-        let result = await task.result
+        return try await valueUnlessCancelled(of: task)
+    }
+
+    /// Records the refresh that ends generation `next - 1` and returns its credential.
+    private func finishRefresh(_ result: Result<Credential, any Error>, generation next: Int) throws -> (Credential, Int) {
         refreshing = nil
         generation = next
-        do {
-            let fresh = try result.get()
+        switch result {
+        case .success(let fresh):
             lastFailure = nil
-            credential = fresh.0
+            credential = fresh
             refreshCount += 1
-            return fresh
-        } catch {
+            return (fresh, next)
+        case .failure(let error):
             lastFailure = (next - 1, error)
             throw error
         }
