@@ -1,8 +1,35 @@
+import Foundation
 import NetReachability
+import NetTestSupport
 import Testing
 
-@Suite("NetworkReachability API")
+/// Serialized: one test counts this process's monitor threads.
+@Suite("NetworkReachability API", .serialized)
 struct NetworkReachabilityAPITests {
+    /// This process's threads named as the monitor names its own.
+    static func monitorThreads() -> Int {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return tasks.filter { task in
+            (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8))?.hasPrefix("NetReachability") == true
+        }.count
+    }
+
+    @Test("The stream keeps its monitor running once nothing else holds the monitor; dropping the stream stops it")
+    func streamHoldsMonitor() async throws {
+        let before = Self.monitorThreads()
+        // No reference to the monitor is kept past this line: only its stream's iterator.
+        var iterator = try NetworkReachability().startNotifier().makeAsyncIterator()
+        _ = try await iterator.next()
+        // The thread names itself once it runs, which may come after the first element.
+        let running = await eventually(within: TestTiming.scaled(.seconds(10))) { Self.monitorThreads() == before + 1 }
+        #expect(running, "the monitor stopped with its last reference")
+        // The iterator is the stream's last holder: replacing it drops the stream.
+        iterator = AsyncThrowingStream<NetworkPath, any Error> { $0.finish() }.makeAsyncIterator()
+        let stopped = await eventually(within: TestTiming.scaled(.seconds(10))) { Self.monitorThreads() == before }
+        #expect(stopped, "dropping the stream left the monitor's thread running")
+        _ = try await iterator.next()
+    }
+
     @Test("Bad input and misuse are typed errors")
     func misuse() throws {
         #expect(throws: ReachabilityError.invalidDebounce(.milliseconds(-1))) { try NetworkReachability(debounce: .milliseconds(-1)) }

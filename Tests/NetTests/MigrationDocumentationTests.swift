@@ -160,11 +160,13 @@ extension NetworkDataResponse {
 extension NetworkDataResponse {
     public func validateApi(correctRange range: HTTPCodes = .success) throws -> Self {
         guard range ~= response.statusCode else {
-            if response.statusCode == 401 {
-                throw ErrorApp.networkUnauthorized
-            }
-            if let object = try? JSONDecoder().decode(AppErrorDTO.self, from: data) {
-                throw ErrorApp.server(object.message)
+            if 400..<500 ~= response.statusCode {
+                if response.statusCode == 401 {
+                    throw ErrorApp.networkUnauthorized
+                }
+                if let object = try? JSONDecoder().decode(AppErrorDTO.self, from: data) {
+                    throw ErrorApp.server(object.message)
+                }
             }
             throw NetworkError.responseData(.invalidStatusCode(self, response.statusCode))
         }
@@ -221,6 +223,8 @@ struct MigrationDocumentationTests {
         #expect(throws: ErrorApp.networkUnauthorized) { try response(401).validateApi() }
         #expect(throws: ErrorApp.server("quota")) { try response(429, #"{"message":"quota"}"#).validateApi() }
         #expect(throws: NetworkError.self) { try response(500, "oops").validateApi() }
+        // The seed decodes its error model for 4xx only: a 5xx carrying one is still a status error.
+        #expect(throws: NetworkError.self) { try response(503, #"{"message":"down"}"#).validateApi() }
         #expect(try response(201).validateApi().statusCode == 201)
     }
 }
