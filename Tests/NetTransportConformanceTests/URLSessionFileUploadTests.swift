@@ -12,11 +12,13 @@ import Testing
 struct URLSessionFileUploadTests {
     static let transport = URLSessionTransport()
 
-    /// Sends a 2 MB file to `/echo`, running `change` on the file once the first piece has been
-    /// sent (the first upload progress report), and returns what the send threw. `/echo` holds
-    /// its answer until `releaseOnChange` lets it go, or the deadline passes.
-    func upload(timeout: Duration, releaseOnChange: Bool, changingItWith change: @escaping @Sendable (FileHandle) throws -> Void) async throws -> NetworkError? {
-        let file = try TransportConformance.temporaryFile(ConformanceServer.pattern(count: 2_000_000))
+    /// Sends a 64 MB file to `/echo`, running `change` on the file at the first upload progress
+    /// report (with the bytes sent by then), and returns what the send threw. `/echo` holds its
+    /// answer until `releaseOnChange` lets it go, or the deadline passes. 64 MB: loopback's socket
+    /// buffers can take a few MB before the first report.
+    func upload(timeout: Duration, releaseOnChange: Bool,
+                changingItWith change: @escaping @Sendable (FileHandle, _ sent: Int64) throws -> Void) async throws -> NetworkError? {
+        let file = try TransportConformance.temporaryFile(ConformanceServer.pattern(count: 64 << 20))
         defer { try? FileManager.default.removeItem(at: file) }
         let changed = LockedValue(false)
         let key = "upload-\(UUID().uuidString)"
@@ -26,7 +28,7 @@ struct URLSessionFileUploadTests {
             let response = try await Self.transport.send(request) { progress in
                 guard progress.direction == .upload, changed.withLock({ done in defer { done = true }; return !done }) else { return }
                 if let handle = try? FileHandle(forUpdating: file) {
-                    try? change(handle)
+                    try? change(handle, progress.completedBytes)
                     try? handle.close()
                 }
                 if releaseOnChange { StreamingEvents.shared.release(key) }
@@ -42,7 +44,7 @@ struct URLSessionFileUploadTests {
     @Test("a file that grows while it is sent fails with unreadableBodyFile, even when the server answers")
     func grows() async throws {
         // Released at once: the server answers once it has its 2 MB, before any deadline.
-        let error = try await upload(timeout: .seconds(3_600), releaseOnChange: true) { handle in
+        let error = try await upload(timeout: .seconds(3_600), releaseOnChange: true) { handle, _ in
             try handle.seekToEnd()
             try handle.write(contentsOf: Data(count: 100_000))
         }
@@ -55,9 +57,12 @@ struct URLSessionFileUploadTests {
 
     @Test("a file that shrinks while it is sent fails with unreadableBodyFile, not a bare timeout")
     func shrinks() async throws {
-        // Both sides then wait for bytes that never come: the deadline ends it, and the error
-        // names the file rather than the time.
-        let error = try await upload(timeout: TestTiming.scaled(.seconds(2)), releaseOnChange: false) { try $0.truncate(atOffset: 300_000) }
+        // Cut 2 MiB past what has gone: more pieces go out (each checks the file), then both
+        // sides would wait for bytes that never come, until the deadline (which would say only
+        // that time ran out). The deadline is long: the check, not the time, must end the call.
+        let error = try await upload(timeout: TestTiming.scaled(.seconds(60)), releaseOnChange: false) { handle, sent in
+            try handle.truncate(atOffset: UInt64(sent) + (2 << 20))
+        }
         guard case .request(.unreadableBodyFile(_, let reason))? = error else {
             Issue.record("expected unreadableBodyFile, got \(String(describing: error))")
             return
