@@ -161,9 +161,10 @@ struct Exchange {
         if options.continueDownload { return try finishResumable(response, destination: destination, printer: printer) }
 
         let status = status(of: response.response)
-        guard response.statusCode.isSuccess else {
-            // Not a 2xx: the library left the body in a temporary file of its own, the destination
-            // as it was. Shown like any response's body, then removed.
+        guard response.statusCode.isSuccess, response.url == staging else {
+            // Not a 2xx, or a 2xx without a body (204, 205): the library left the body in a
+            // temporary file of its own, the destination as it was. Shown like any response's
+            // body, then removed.
             defer { if response.url != staging { try? FileManager.default.removeItem(at: response.url) } }
             try Output.write(printer.head(response.response))
             try printErrorBody(of: response, printer: printer)
@@ -217,7 +218,8 @@ struct Exchange {
     /// A download answered with a status that is not an error and not a 2xx (a 304, a redirect not
     /// followed): `net` exits 0, and says the file was left as it was.
     private static func noteNotSaved(_ destination: URL, status: Int) {
-        Output.error("net: \(destination.path) was left as it was: the server answered \(status), not a success (2xx)\n")
+        let why = (200..<300).contains(status) ? "which has no body" : "not a success (2xx)"
+        Output.error("net: \(destination.path) was left as it was: the server answered \(status), \(why)\n")
     }
 
     /// After a failed `--continue` download: says how many bytes wait in `FILE.part`, if any.

@@ -13,10 +13,11 @@ struct EdgeOutcomeTests {
         return environment
     }
 
-    @Test("A 302 not followed or a 404 leaves the file as it was and nothing in the temporary directory", arguments: [
-        (["--no-follow"], "/redirect", Int32(0)), ([], "/status/404", 4),
+    @Test("A 302 not followed, a 204 or a 404 leaves the file as it was and nothing in the temporary directory", arguments: [
+        (["--no-follow"], "/redirect", Int32(0), "302, not a success (2xx)"), ([], "/status/204", 0, "204, which has no body"),
+        ([], "/status/404", 4, ""),
     ])
-    func downloadSavesNothing(_ options: [String], _ path: String, _ status: Int32) async throws {
+    func downloadSavesNothing(_ options: [String], _ path: String, _ status: Int32, _ note: String) async throws {
         let base = try await EchoServer.shared.baseURL()
         let scratch = try ScratchDirectory()
         let temporary = try ScratchDirectory()
@@ -29,7 +30,7 @@ struct EdgeOutcomeTests {
         #expect(try scratch.contents() == ["kept.txt"])
         #expect(try temporary.contents() == [], "the response's body was left behind")
         if status == 0 {
-            #expect(result.standardError == "net: \(destination) was left as it was: the server answered 302, not a success (2xx)\n")
+            #expect(result.standardError == "net: \(destination) was left as it was: the server answered \(note)\n")
         }
     }
 

@@ -46,6 +46,8 @@ class Handler(BaseHTTPRequestHandler):
         pass
 
     def reply(self, status, body, content_type="application/json", extra=()):
+        if status in (204, 304):  # no body by definition (RFC 9110)
+            body = b""
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
