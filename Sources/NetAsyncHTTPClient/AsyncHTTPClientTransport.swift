@@ -84,24 +84,8 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
         defer { if let relay { relays.release(relay) } }
         let started = try await start(request, via: relay, proxy: proxy, progress: progress)
         let response = Self.response(to: request, started: started, limits: configuration.responseLimits, affinity: affinity)
-        try Self.checkDecoded(response, of: request)  // a failure drops the body, which closes its connection
+        try ContentCodingCheck.refuseUndecoded(response, of: request)  // a failure drops the body, which closes its connection
         return response
-    }
-
-    /// Refuses a body in a content coding this transport did not decode when it chose the
-    /// request's `Accept-Encoding` itself (gzip and deflate, SwiftNIO's decompressor's): a server
-    /// that answers with another (`br`, `zstd`, `x-gzip`, two codings stacked) would otherwise
-    /// hand over encoded bytes as the body. A request with an `Accept-Encoding` of its own asked
-    /// for what it gets, and gets the bytes as sent, as `curl` without `--compressed` does.
-    private static func checkDecoded(_ response: NetworkStreamResponse, of request: NetworkRequest) throws {
-        guard let coding = response.response.headers["Content-Encoding"], request.headers["Accept-Encoding"] == nil,
-              request.httpMethod != .head, response.response.statusCode != 204, response.response.statusCode != 304,
-              response.response.expectedContentLength != 0 else { return }
-        let codings = coding.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-            .filter { !$0.isEmpty && $0 != "identity" }
-        guard codings.count > 1 || codings.contains(where: { $0 != "gzip" && $0 != "deflate" }) else { return }
-        throw NetworkError.transport(.connectionLost(
-            "\(request.description): the body is in Content-Encoding \(coding), which AsyncHTTPClientTransport does not decode (it asked for gzip or deflate)"))
     }
 
     /// What `execute` returns: the head's parts, and where the body comes from.

@@ -26,11 +26,10 @@ package enum FileStatus {
         }
     }
 
-    /// The file at `url` as it is now (following links, as a reader opening it does), or `nil`
-    /// if it cannot be seen.
-    package static func snapshot(of url: URL) -> Snapshot? {
+    /// The file open as `descriptor` as it is now, or `nil` if it cannot be seen.
+    package static func snapshot(of descriptor: Int32) -> Snapshot? {
         var info = stat()
-        guard stat(url.path, &info) == 0 else { return nil }
+        guard fstat(descriptor, &info) == 0 else { return nil }
         #if canImport(Darwin)
         let modified = info.st_mtimespec
         #else

@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Synchronization
 
 /// A request body produced as a sequence of chunks, of known or unknown total length.
 ///
@@ -11,9 +10,7 @@ import Synchronization
 /// 307/308 redirect that must repeat the body, simply asks for a new sequence. Readers enforce the
 /// declared `length`: a source that produces more or fewer bytes ends with
 /// ``NetworkError/RequestFailure/bodyLengthMismatch(expected:actual:)`` instead of a truncated
-/// upload that looks like success. A stream of unknown length is held to the length of its first
-/// complete pass: a factory that hands out a sequence already consumed would otherwise send a
-/// retry, a repeated redirect or a refreshed request with an empty body.
+/// upload that looks like success.
 ///
 /// ```swift
 /// let body = NetworkBodyStream(length: 11) {
@@ -28,8 +25,6 @@ public struct NetworkBodyStream: Sendable {
     /// The exact number of bytes the stream produces, or `nil` when unknown (sent chunked).
     public let length: Int64?
     private let makeNextChunk: @Sendable () -> () async throws -> Data?
-    /// For a stream of unknown length: how long its first complete pass was.
-    private let firstPass: FirstPassLength?
 
     /// Creates a stream from a factory of async sequences of `Data` chunks.
     ///
@@ -41,7 +36,6 @@ public struct NetworkBodyStream: Sendable {
         makeSequence: @escaping @Sendable () -> Chunks
     ) where Chunks.Element == Data {
         self.length = length
-        firstPass = length == nil ? FirstPassLength() : nil
         self.makeNextChunk = {
             var iterator = makeSequence().makeAsyncIterator()
             return { try await iterator.next() }
@@ -61,14 +55,7 @@ public struct NetworkBodyStream: Sendable {
 
     /// Starts a new pass over the body.
     public func makeReader() -> Reader {
-        Reader(expectedLength: length ?? firstPass?.length, firstPass: firstPass, nextChunk: makeNextChunk())
-    }
-
-    /// The length of a stream's first complete pass, shared by every copy of the stream.
-    fileprivate final class FirstPassLength: Sendable {
-        private let recorded = Mutex<Int64?>(nil)
-        var length: Int64? { recorded.withLock { $0 } }
-        func record(_ length: Int64) { recorded.withLock { $0 = $0 ?? length } }
+        Reader(expectedLength: length, nextChunk: makeNextChunk())
     }
 
     /// One pass over a stream's chunks, for a single consumer (a transport).
@@ -77,14 +64,12 @@ public struct NetworkBodyStream: Sendable {
     /// deliberately not `Sendable`; make a new reader in each task instead.
     public struct Reader {
         private let expectedLength: Int64?
-        private let firstPass: FirstPassLength?
         private let nextChunk: () async throws -> Data?
         private var produced: Int64 = 0
         private var finished = false
 
-        fileprivate init(expectedLength: Int64?, firstPass: FirstPassLength?, nextChunk: @escaping () async throws -> Data?) {
+        init(expectedLength: Int64?, nextChunk: @escaping () async throws -> Data?) {
             self.expectedLength = expectedLength
-            self.firstPass = firstPass
             self.nextChunk = nextChunk
         }
 
@@ -94,8 +79,7 @@ public struct NetworkBodyStream: Sendable {
         /// The next non-empty chunk, or `nil` at the end.
         ///
         /// Throws ``NetworkError/RequestFailure/bodyLengthMismatch(expected:actual:)`` as soon as
-        /// the source goes past its declared length (or, undeclared, its first complete pass's),
-        /// or when it ends short of it.
+        /// the source goes past its declared length, or when it ends short of it.
         public mutating func next() async throws -> Data? {
             guard !finished else { return nil }
             while let chunk = try await nextChunk() {
@@ -111,7 +95,6 @@ public struct NetworkBodyStream: Sendable {
             if let expectedLength, produced != expectedLength {
                 throw NetworkError.request(.bodyLengthMismatch(expected: expectedLength, actual: produced))
             }
-            firstPass?.record(produced)
             return nil
         }
     }

@@ -17,6 +17,9 @@ public struct NetworkDownloadResponse: NetworkResponse, CustomStringConvertible 
     /// How the call went: its attempts, their phase times, retries and cache status (empty for a
     /// response made by hand).
     public var metrics = NetworkMetrics()
+    /// Whether ``url`` is a temporary file Net named (``newTemporaryFile()``), not a destination
+    /// the caller gave: only such a file is removed by ``validate(correctRange:errorModel:decoder:)``.
+    package var isNetsTemporaryFile = false
 
     /// Creates a download response.
     public init(url: URL, response: NetworkResponseHead, originalRequest: NetworkRequest) {
@@ -43,12 +46,10 @@ public struct NetworkDownloadResponse: NetworkResponse, CustomStringConvertible 
 
     private static let temporaryFilePrefix = "net-download-"
 
-    /// Removes the file if Net named it (``newTemporaryFile()``), never a destination of the
-    /// caller's: for a body whose only handle is about to be lost.
+    /// Removes the file if Net named it, never a destination of the caller's: for a body whose
+    /// only handle is about to be lost.
     func removeTemporaryFile() {
-        guard url.lastPathComponent.hasPrefix(Self.temporaryFilePrefix),
-              url.deletingLastPathComponent().standardizedFileURL.path
-                == FileManager.default.temporaryDirectory.standardizedFileURL.path else { return }
+        guard isNetsTemporaryFile else { return }
         try? FileManager.default.removeItem(at: url)
     }
 

@@ -97,7 +97,7 @@ extension NetworkResponse {
 
     /// Decodes the body as JSON.
     ///
-    /// An empty body (and any body of a 204, 205 or HEAD response, which have none by definition)
+    /// An empty body (and any body of a 204, 205, 304 or HEAD response, which have none by definition)
     /// decodes to `nil` for an optional type and to ``NetworkEmpty`` for that type; for other
     /// types it is a ``NetworkError/ResponseFailure/decodeError(_:_:)`` saying so. A failed decode
     /// names the type, the coding path and the first bytes of the body.
@@ -119,9 +119,9 @@ extension NetworkResponse {
         }
     }
 
-    /// 204 No Content, 205 Reset Content and responses to HEAD carry no body (RFC 9110).
+    /// Whether the response carries no body by definition (``NetworkResponseHead/hasNoBody(answering:)``).
     package var hasNoBodyByDefinition: Bool {
-        statusCode == .noContent || statusCode == .resetContent || originalRequest.httpMethod == .head
+        response.hasNoBody(answering: originalRequest.httpMethod)
     }
 
     /// The body, to decode an error model from: a download's only if its file holds at most

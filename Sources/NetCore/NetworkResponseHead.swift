@@ -38,6 +38,13 @@ public struct NetworkResponseHead: Sendable, Hashable, CustomStringConvertible {
         return !coding.isEmpty && coding != "identity"
     }
 
+    /// Whether this response, answering `method`, has no body whatever its header fields say: an
+    /// answer to HEAD, a 1xx, 204 or 304 (RFC 9112 §6.3), and a 205, which may carry no content
+    /// (RFC 9110 §15.3.6). The one list every check of a body's framing, coding and use reads.
+    package func hasNoBody(answering method: NetworkHttpMethod) -> Bool {
+        method == .head || (100..<200).contains(statusCode.rawValue) || statusCode == 204 || statusCode == 205 || statusCode == 304
+    }
+
     /// `Content-Length` as a number, or `nil` when absent or not a valid length.
     public var expectedContentLength: Int64? {
         headers["Content-Length"].flatMap { Int64($0) }.flatMap { $0 >= 0 ? $0 : nil }

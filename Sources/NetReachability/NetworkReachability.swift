@@ -43,6 +43,13 @@ public final class NetworkReachability: Sendable {
     private struct RunningMonitor: Sendable {
         let thread: pthread_t
         let wake: WakeSignal
+        let monitor: ReachabilityMonitor
+    }
+
+    /// The running notifier's thread id (as `/proc/self/task` lists it) once its thread runs (for
+    /// tests: no public use).
+    package var notifierThreadID: Int32? {
+        running.withLock { $0?.monitor.threadID.withLock { $0 } }
     }
 
     /// Creates a monitor; throws ``ReachabilityError`` if rtnetlink is not available.
@@ -95,7 +102,7 @@ public final class NetworkReachability: Sendable {
                     eventSocket: eventSocket, dumpSocket: dumpSocket, wake: wake, debounce: debounce,
                     classifier: classifier, continuation: continuation, initialPath: initial)
                 let thread = try Self.startThread(running: monitor)
-                running = RunningMonitor(thread: thread, wake: wake)
+                running = RunningMonitor(thread: thread, wake: wake, monitor: monitor)
                 return stream
             } catch {
                 descriptors.forEach { close($0) }

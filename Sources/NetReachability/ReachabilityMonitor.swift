@@ -1,6 +1,7 @@
 #if os(Linux)
 import CNetlink
 import Glibc
+import Synchronization
 
 /// An `eventfd` that wakes the monitor thread. Shared by the thread and its owner and closed only
 /// when both have let go, so a late `signal()` can never write into a reused descriptor number.
@@ -30,6 +31,8 @@ final class ReachabilityMonitor: Sendable {
     let classifier: LinkClassifier
     let continuation: AsyncThrowingStream<NetworkPath, any Error>.Continuation
     let initialPath: NetworkPath
+    /// The thread's id once it runs (for tests: no public use).
+    let threadID = Mutex<Int32?>(nil)
 
     init(
         eventSocket: Int32, dumpSocket: Int32, wake: WakeSignal, debounce: Duration, classifier: LinkClassifier,
@@ -45,6 +48,7 @@ final class ReachabilityMonitor: Sendable {
     }
 
     func run() {
+        threadID.withLock { $0 = cnl_thread_id() }
         let failure = loop()
         close(eventSocket)
         close(dumpSocket)

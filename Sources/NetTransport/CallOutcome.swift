@@ -21,8 +21,9 @@ enum CallOutcome: Sendable {
             _ = try staging.complete(.failure(error))  // throws it, a staging file's name made the caller's
             throw error
         case .success(let outcome):
+            let sentMethod = outcome.sent.httpMethod
             var (interception, stream) = try outcome.take()
-            interception = try staging.complete(.success(interception))  // before the duration is taken: it includes the move
+            interception = try staging.complete(.success(interception), sentMethod: sentMethod)  // before the duration is taken: it includes the move
             let finished = metrics.snapshot(finished: true)
             stream?.metrics = finished
             return CallOutcome(interception: interception.with(finished), stream: stream)

@@ -5,7 +5,7 @@ import NetCore
 actor CredentialStore<Credential: Sendable> {
     private var credential: Credential?
     /// The refresh in progress, with the generation its credential will carry.
-    private var refreshing: Task<(Credential, Int), any Error>?
+    private var refreshing: SharedTaskResult<(Credential, Int)>?
     /// When recent refreshes started, on the calling session's clock (`ContinuousClock` outside one).
     private var recentRefreshes: [ClockReading] = []
     /// Counts finished refreshes, successful or not; requests are stamped with it when signed.
@@ -43,7 +43,7 @@ actor CredentialStore<Credential: Sendable> {
     /// is cancelled (its call's deadline among the reasons) stops waiting at once; the refresh
     /// goes on for the others.
     func current() async throws -> (credential: Credential, generation: Int) {
-        if let refreshing { return try await valueUnlessCancelled(of: refreshing) }
+        if let refreshing { return try await refreshing.value() }
         if let credential, !requiresRefresh(credential, now()) { return (credential, generation) }
         return try await startRefresh(rejected: credential)
     }
@@ -63,7 +63,7 @@ actor CredentialStore<Credential: Sendable> {
     func refreshAfterRejection(of request: NetworkRequest, header: (Credential) -> NetworkHeader) async throws {
         if let refreshing {
             rejectionsJoiningRefresh += 1
-            _ = try await valueUnlessCancelled(of: refreshing)
+            _ = try await refreshing.value()
             return
         }
         // A request of the burst whose refresh failed fails the same way, rather than starting
@@ -95,8 +95,9 @@ actor CredentialStore<Credential: Sendable> {
             do { result = .success(try await refresh(rejected)) } catch { result = .failure(error) }
             return try self.finishRefresh(result, generation: next)
         }
-        refreshing = task
-        return try await valueUnlessCancelled(of: task)
+        let shared = SharedTaskResult(task)
+        refreshing = shared
+        return try await shared.value()
     }
 
     /// Records the refresh that ends generation `next - 1` and returns its credential.

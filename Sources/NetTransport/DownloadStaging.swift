@@ -27,8 +27,10 @@ struct DownloadStaging {
         if case .file(let staging) = destination { BodyFile.remove(staging) }
     }
 
-    /// Returns the final result, moving a downloaded body onto its destination first.
-    func complete(_ result: consuming Result<NetworkSessionInterception, any Error>) throws -> NetworkSessionInterception {
+    /// Returns the final result, moving a downloaded body onto its destination first; `sentMethod`
+    /// is the method of the request that was answered (an interceptor may have changed it).
+    func complete(_ result: consuming Result<NetworkSessionInterception, any Error>,
+                  sentMethod: NetworkHttpMethod? = nil) throws -> NetworkSessionInterception {
         guard case .file(let staging) = destination, let finalURL else {
             // Moved out, not copied: `get()` would retain each reference the response holds.
             switch consume result {
@@ -48,7 +50,8 @@ struct DownloadStaging {
         // without a body (204, 205, HEAD), must not replace the file the caller had: it goes to a
         // file of its own in the temporary directory, named by the response, as a download
         // without a destination would.
-        let replaces = response.response.statusCode.isSuccess && !response.hasNoBodyByDefinition
+        let replaces = response.response.statusCode.isSuccess
+            && !response.response.hasNoBody(answering: sentMethod ?? response.originalRequest.httpMethod)
         let landing = replaces ? finalURL : NetworkDownloadResponse.newTemporaryFile()
         do {
             if landing == finalURL {

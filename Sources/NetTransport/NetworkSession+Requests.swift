@@ -24,13 +24,16 @@ extension NetworkSession {
     /// final (after interceptors and retries) and successful (2xx) with a body: never a partial
     /// file, never an error page. Another status's body, and the empty body of a 204, a 205 or a
     /// HEAD, goes to a new file in the temporary directory, as it does without a destination: the
-    /// response's `url` names it, and it is yours to move or delete.
+    /// response's `url` names it, and it is yours to move or delete (``NetworkResponse/validate(correctRange:errorModel:decoder:)``
+    /// removes it when it throws your error model).
     public nonisolated func requestDownload(
         for request: any NetworkRequestConvertible, to destination: URL? = nil, progress: NetworkProgressReporter? = nil
     ) async throws -> NetworkDownloadResponse {
         defer { progress?.finish() }
         let target = destination ?? NetworkDownloadResponse.newTemporaryFile()
-        return try await performCall(request, call: .download(target), progress: progress).downloadResponse()
+        var response = try await performCall(request, call: .download(target), progress: progress).downloadResponse()
+        response.isNetsTemporaryFile = response.url != destination
+        return response
     }
 
     /// Sends `request` with `bodyData` as its body (replacing any body it had). A bare URL or URL

@@ -22,19 +22,31 @@ enum SessionCall: Sendable {
     }
 
     /// `convertible` as this call sends it, whichever stage gave it (the caller,
-    /// `interceptRequest` or a `.retry`): marked with the call's body use, and for an upload a
-    /// bare URL or URL string is a POST and the call's body replaces the request's own. So a new
-    /// request an interceptor builds still carries the upload, as ALTENNetwork's uploads did (their
-    /// body went beside the request, not in it).
+    /// `interceptRequest` or a `.retry`): marked with the call's body use; for an upload a bare
+    /// URL or URL string is a POST, and a request without a body gets the call's. So a request an
+    /// interceptor builds anew still carries the upload, as ALTENNetwork's uploads did (their body
+    /// went beside the request, not in it), while one given a body of its own (compressed by an
+    /// interceptor, say) keeps that.
     func request(from convertible: any NetworkRequestConvertible) throws -> NetworkRequest {
         var request = try convertible.asNetworkRequest()
         if case .upload(let body) = self {
             if convertible is URL || convertible is String { request.httpMethod = .post }
-            if let body { request.body = body }
+            if let body, case .none = request.body { request.body = body }
         }
         // Set either way: a request taken from an earlier response may carry the mark.
         request.responseBodyUse = bodyUse
         return request
+    }
+
+    /// The caller's request for this call, and the call as its later requests see it: an upload
+    /// given a body (`from:`, `fromFile:`) sends it in place of the request's own, and one sending
+    /// the request's own body (`requestUpload(for:)`) keeps it for requests built anew.
+    func starting(with convertible: any NetworkRequestConvertible) throws -> (request: NetworkRequest, call: SessionCall) {
+        var request = try self.request(from: convertible)
+        guard case .upload(let body) = self else { return (request, self) }
+        guard let body else { return (request, .upload(request.body)) }
+        request.body = body
+        return (request, self)
     }
 
     /// Thrown if a call ever produced a response of another kind; the loop below cannot do that.
@@ -104,7 +116,7 @@ extension NetworkSession {
     nonisolated func performCall(
         _ convertible: any NetworkRequestConvertible, call: SessionCall, progress: NetworkProgressReporter?
     ) async throws -> CallOutcome {
-        let request = try call.request(from: convertible)
+        let (request, call) = try call.starting(with: convertible)
         let settings: SessionSettings
         // A cast to the one class, not to a protocol, which would look up a conformance per call.
         if let fixed = (self as? NetworkClient)?.fixedSettings {

@@ -97,6 +97,8 @@ public final class URLSessionTransport: Transport {
             let response = try await exchange(urlRequest, upload: upload, bridge: bridge)
             try sentFile.check()  // a failure drops the response, which closes its connection
             return response
+        } catch is CancellationError {
+            throw CancellationError()  // the caller's, or the deadline's: the file is not why it ended
         } catch {
             try sentFile.check()
             throw error

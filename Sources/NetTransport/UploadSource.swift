@@ -52,22 +52,30 @@ enum UploadSource: Sendable {
 /// neither stops at that length nor fails a short read: a file that grew sent more bytes than its
 /// `Content-Length` (which the server may read as the start of another request), and one that
 /// shrank left both sides waiting until the deadline. The file is checked as its pieces go out and
-/// once more when the exchange ends.
-struct SentFileCheck: Sendable {
+/// once more when the exchange ends, through a descriptor of its own: a file renamed over the
+/// path meanwhile (an atomic save) leaves the one being sent as it was, and is no change.
+final class SentFileCheck: Sendable {
     private let url: URL
+    private let descriptor: Int32
     private let before: FileStatus.Snapshot?
 
-    /// A check of `upload`'s file, if it is one of the caller's (Net's own spool files do not change).
+    /// A check of `upload`'s file, if it is one of the caller's (Net's own spool files do not
+    /// change) and can be opened.
     init?(_ upload: UploadSource) {
         guard case .file(let url, spooled: false) = upload else { return nil }
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { return nil }  // URLSession's own open reports it
         self.url = url
-        before = FileStatus.snapshot(of: url)
+        self.descriptor = descriptor
+        before = FileStatus.snapshot(of: descriptor)
     }
+
+    deinit { close(descriptor) }
 
     /// Throws ``NetworkError/RequestFailure/unreadableBodyFile(path:reason:)`` if the file has
     /// changed since the send began.
     func check() throws {
-        guard FileStatus.snapshot(of: url) != before else { return }
+        guard FileStatus.snapshot(of: descriptor) != before else { return }
         throw NetworkError.request(.unreadableBodyFile(path: url.path, reason: "the file changed while it was being sent"))
     }
 }

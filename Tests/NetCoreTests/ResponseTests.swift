@@ -170,19 +170,22 @@ struct ResponseTests {
         let head = NetworkResponseHead(statusCode: 503, url: request.url)
         let model = Data(#"{"code":"E1","message":"busy"}"#.utf8)
         let temporary = NetworkDownloadResponse.newTemporaryFile()
-        let named = FileManager.default.temporaryDirectory.appendingPathComponent("film-\(UUID().uuidString).json")
+        // Named like Net's own, in the same folder: the mark, not the name, tells them apart.
+        let named = NetworkDownloadResponse.newTemporaryFile()
         let unmodelled = NetworkDownloadResponse.newTemporaryFile()
         for file in [temporary, named] { try model.write(to: file) }
         try Data("<html>busy</html>".utf8).write(to: unmodelled)
         defer { for file in [temporary, named, unmodelled] { try? FileManager.default.removeItem(at: file) } }
         for file in [temporary, named] {
-            let download = NetworkDownloadResponse(url: file, response: head, originalRequest: request)
+            var download = NetworkDownloadResponse(url: file, response: head, originalRequest: request)
+            download.isNetsTemporaryFile = file == temporary  // as the session marks what it named
             #expect(throws: APIError(code: "E1", message: "busy")) { try download.validate(errorModel: APIError.self) }
         }
         #expect(!FileManager.default.fileExists(atPath: temporary.path), "the model does not name the file: nobody else could remove it")
         #expect(FileManager.default.fileExists(atPath: named.path), "the caller's own file stays")
         // Not the model: the error carries the response, and so the file, which stays the caller's.
-        let page = NetworkDownloadResponse(url: unmodelled, response: head, originalRequest: request)
+        var page = NetworkDownloadResponse(url: unmodelled, response: head, originalRequest: request)
+        page.isNetsTemporaryFile = true
         #expect(throws: NetworkError.self) { try page.validate(errorModel: APIError.self) }
         #expect(FileManager.default.fileExists(atPath: unmodelled.path))
     }

@@ -5,32 +5,28 @@ import Testing
 
 @Suite("NetworkReachability API")
 struct NetworkReachabilityAPITests {
-    /// The ids of this process's threads named as the monitor names its own.
-    static func monitorThreads() -> Set<String> {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-        return Set(tasks.filter { task in
-            (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8))?.hasPrefix("NetReachability") == true
-        })
-    }
-
     @Test("The stream keeps its monitor running once nothing else holds the monitor; dropping the stream stops it")
     func streamHoldsMonitor() async throws {
-        // Other suites of this process may run monitors of their own meanwhile: this one's
-        // thread is the one that was not there before it started.
-        let before = Self.monitorThreads()
-        // No reference to the monitor is kept past this line: only its stream's iterator.
-        var iterator = try NetworkReachability().startNotifier().makeAsyncIterator()
-        _ = try await iterator.next()
-        // The thread names itself once it runs, which may come after the first element.
-        var ours = Set<String>()
-        let running = await eventually(within: TestTiming.scaled(.seconds(10))) {
-            ours = Self.monitorThreads().subtracting(before)
-            return !ours.isEmpty
+        func alive(_ thread: Int32) -> Bool { FileManager.default.fileExists(atPath: "/proc/self/task/\(thread)") }
+        var iterator: AsyncThrowingStream<NetworkPath, any Error>.AsyncIterator
+        let thread: Int32
+        do {
+            let reachability = try NetworkReachability()
+            iterator = try reachability.startNotifier().makeAsyncIterator()
+            var seen: Int32?
+            _ = await eventually(within: TestTiming.scaled(.seconds(10))) {
+                seen = reachability.notifierThreadID
+                return seen != nil
+            }
+            thread = try #require(seen, "the monitor's thread never ran")
         }
-        #expect(running, "the monitor stopped with its last reference")
+        // The monitor is out of scope: only its stream's iterator is left. A monitor stopped by
+        // its release would have joined its thread before the release returned.
+        _ = try await iterator.next()
+        #expect(alive(thread), "the monitor stopped with its last reference")
         // The iterator is the stream's last holder: replacing it drops the stream.
         iterator = AsyncThrowingStream<NetworkPath, any Error> { $0.finish() }.makeAsyncIterator()
-        let stopped = await eventually(within: TestTiming.scaled(.seconds(10))) { Self.monitorThreads().isDisjoint(with: ours) }
+        let stopped = await eventually(within: TestTiming.scaled(.seconds(10))) { !alive(thread) }
         #expect(stopped, "dropping the stream left the monitor's thread running")
         _ = try await iterator.next()
     }

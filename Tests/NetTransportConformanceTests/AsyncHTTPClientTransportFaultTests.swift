@@ -1,5 +1,7 @@
 #if AsyncHTTPClient  // the package trait: without it this file compiles to nothing
+import Foundation
 import NetAsyncHTTPClient
+import NetCore
 import NetTestSupport
 @_spi(NetInternals) import NetTransport
 import Testing
@@ -25,6 +27,15 @@ struct AsyncHTTPClientTransportFaultTests {
             let counts = transport.exchangesInFlightByCount
             #expect(counts.readWhole == 0 && counts.other == 0, "counts \(counts)")
         }
+    }
+
+    @Test("a request that sets its own Accept-Encoding gets a coding the transport does not decode as sent, as curl without --compressed does")
+    func ownAcceptEncoding() async throws {
+        var request = try TransportFaults.request("/brotli")
+        try request.headers.set(name: "Accept-Encoding", value: "br")
+        let response = try await AsyncHTTPClientTransport().send(request)
+        #expect(response.body == Data("not decoded!".utf8))
+        #expect(response.head.headers["Content-Encoding"] == "br")
     }
 }
 

@@ -159,6 +159,28 @@ struct ClientFeaturesTests {
         }
     }
 
+    @Test("a download whose error model validate throws loses its temporary file; a destination of the caller's stays")
+    func errorModelDownloads() async throws {
+        struct APIError: Error, Decodable, Equatable { let code: String }
+        let directory = try TransportTest.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let destination = directory.appendingPathComponent("report.json")
+        let stub = StubTransport()
+        stub.on(.get, "/missing", respond: .json(#"{"code":"E404"}"#, status: 404))
+        stub.on(.get, "/accepted", respond: .json(#"{"code":"E202"}"#, status: 202))
+        let client = NetworkClient(transport: stub)
+        // The 404's body went to a temporary file the response names; the model thrown names none.
+        let missing = try await client.requestDownload(for: "https://host/missing", to: destination)
+        #expect(missing.url != destination && FileManager.default.fileExists(atPath: missing.url.path))
+        #expect(throws: APIError(code: "E404")) { try missing.validate(errorModel: APIError.self) }
+        #expect(!FileManager.default.fileExists(atPath: missing.url.path))
+        // A 2xx outside a narrower range: the body is at the caller's destination, which stays.
+        let accepted = try await client.requestDownload(for: "https://host/accepted", to: destination)
+        #expect(accepted.url == destination)
+        #expect(throws: APIError(code: "E202")) { try accepted.validate(correctRange: [200], errorModel: APIError.self) }
+        #expect(FileManager.default.fileExists(atPath: destination.path))
+    }
+
     @Test("the stub validates requests and reports bad fixtures as typed errors")
     func stubErrors() async throws {
         let missing = URL(fileURLWithPath: "/nonexistent/fixture.json")

@@ -186,17 +186,41 @@ struct NetworkSessionLoopTests {
             }
         }
         let stub = StubTransport()
-        stub.on(nil, "/upload", respond: .status(401), .status(201), .status(401), .status(201))
+        stub.on(nil, "/upload", respond: .status(401), .status(201))
         let session = RebuildingSession(transport: stub)
         let body = Data("payload".utf8)
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("net-upload-\(UUID().uuidString)")
         try body.write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        #expect(try await session.requestUpload(for: "https://api.test/upload", from: body).statusCode == 201)
-        #expect(try await session.requestUpload(for: "https://api.test/upload", fromFile: file).statusCode == 201)
-        #expect(stub.requests.count == 4)
-        #expect(stub.requests.map(\.request.httpMethod) == [.post, .post, .post, .post])
-        #expect(stub.requests.allSatisfy { $0.body == body }, "every attempt sends the call's body")
-        #expect(stub.requests.allSatisfy { $0.request.headers["Authorization"] == "Bearer t" })
+        let withOwnBody = try NetworkRequest(url: "https://api.test/upload", httpMethod: .put, body: .data(body))
+        for upload in [{ try await session.requestUpload(for: "https://api.test/upload", from: body) },
+                       { try await session.requestUpload(for: "https://api.test/upload", fromFile: file) },
+                       { try await session.requestUpload(for: withOwnBody) }] as [@Sendable () async throws -> NetworkUploadResponse] {
+            stub.reset()
+            stub.on(nil, "/upload", respond: .status(401), .status(201))
+            #expect(try await upload().statusCode == 201)
+            #expect(stub.requests.count == 2)
+            #expect(stub.requests.allSatisfy { $0.body == body }, "every attempt sends the call's body")
+            #expect(stub.requests.allSatisfy { $0.request.headers["Authorization"] == "Bearer t" })
+        }
+        // The bare address was a POST on its retry too; the request's own method is kept.
+        #expect(stub.requests.map(\.request.httpMethod) == [.put, .post])
+    }
+
+    @Test("a body an interceptor puts on an upload's request is the one sent")
+    func interceptorBodyKept() async throws {
+        /// Replaces each attempt's body, as an interceptor that compresses uploads would.
+        actor CompressingSession: NetworkSession {
+            let transport: any Transport
+            init(transport: any Transport) { self.transport = transport }
+            func interceptRequest(networkSession: any NetworkSession, originalRequest: NetworkRequest) async throws -> any NetworkRequestConvertible {
+                var compressed = originalRequest
+                compressed.body = .data(Data("compressed".utf8))
+                return compressed
+            }
+        }
+        let stub = StubTransport(fallback: .status(.created))
+        _ = try await CompressingSession(transport: stub).requestUpload(for: "https://api.test/upload", from: Data("payload".utf8))
+        #expect(stub.requests.map(\.body) == [Data("compressed".utf8)])
     }
 }

@@ -18,6 +18,13 @@
 #include <sys/eventfd.h>
 #include <poll.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+// The calling thread's id, as /proc/self/task lists it: syscall is variadic, so Swift cannot call it.
+static inline int cnl_thread_id(void) {
+    return (int)syscall(SYS_gettid);
+}
 
 // Names the calling thread (at most 15 bytes): prctl is variadic, so Swift cannot call it.
 static inline int cnl_set_thread_name(const char *name) {

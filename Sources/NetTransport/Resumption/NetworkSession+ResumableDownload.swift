@@ -139,6 +139,7 @@ private struct PartialBodyWriter {
         let url = NetworkDownloadResponse.newTemporaryFile()
         _ = try await BodyCollector(destination: .file(url), limit: nil, progress: nil).collect(response)
         var download = NetworkDownloadResponse(url: url, response: response.response, originalRequest: originalRequest)
+        download.isNetsTemporaryFile = true
         // The metrics of the request that delivered the body, up to its head.
         download.metrics = response.metrics
         return download
