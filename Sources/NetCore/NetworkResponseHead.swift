@@ -38,11 +38,18 @@ public struct NetworkResponseHead: Sendable, Hashable, CustomStringConvertible {
         return !coding.isEmpty && coding != "identity"
     }
 
-    /// Whether this response, answering `method`, has no body whatever its header fields say: an
-    /// answer to HEAD, a 1xx, 204 or 304 (RFC 9112 §6.3), and a 205, which may carry no content
-    /// (RFC 9110 §15.3.6). The one list every check of a body's framing, coding and use reads.
+    /// Whether this response, answering `method`, is framed without a body whatever its header
+    /// fields say: an answer to HEAD, a 1xx, 204 or 304 (RFC 9112 §6.3). Both transports' parsers
+    /// read any other response's body by its framing, a 205's included.
+    package func isFramedWithoutBody(answering method: NetworkHttpMethod) -> Bool {
+        method == .head || (100..<200).contains(statusCode.rawValue) || statusCode == 204 || statusCode == 304
+    }
+
+    /// Whether this response, answering `method`, has no body to use: those framed without one,
+    /// and a 205, which may carry no content (RFC 9110 §15.3.6). What decoding, downloads and the
+    /// content-coding check read.
     package func hasNoBody(answering method: NetworkHttpMethod) -> Bool {
-        method == .head || (100..<200).contains(statusCode.rawValue) || statusCode == 204 || statusCode == 205 || statusCode == 304
+        isFramedWithoutBody(answering: method) || statusCode == 205
     }
 
     /// `Content-Length` as a number, or `nil` when absent or not a valid length.

@@ -23,15 +23,18 @@ enum SessionCall: Sendable {
 
     /// `convertible` as this call sends it, whichever stage gave it (the caller,
     /// `interceptRequest` or a `.retry`): marked with the call's body use; for an upload a bare
-    /// URL or URL string is a POST, and a request without a body gets the call's. So a request an
-    /// interceptor builds anew still carries the upload, as ALTENNetwork's uploads did (their body
-    /// went beside the request, not in it), while one given a body of its own (compressed by an
-    /// interceptor, say) keeps that.
+    /// URL or URL string is a POST, and a request without a body gets the call's, unless it is a
+    /// GET or a HEAD. So a request an interceptor builds anew still carries the upload, as
+    /// ALTENNetwork's uploads did (their body went beside the request, not in it), while one given
+    /// a body of its own (compressed by an interceptor, say) keeps that; to send one without a
+    /// body, give it an empty `.data(Data())`.
     func request(from convertible: any NetworkRequestConvertible) throws -> NetworkRequest {
         var request = try convertible.asNetworkRequest()
         if case .upload(let body) = self {
             if convertible is URL || convertible is String { request.httpMethod = .post }
-            if let body, case .none = request.body { request.body = body }
+            if let body, case .none = request.body, request.httpMethod != .get, request.httpMethod != .head {
+                request.body = body
+            }
         }
         // Set either way: a request taken from an earlier response may carry the mark.
         request.responseBodyUse = bodyUse

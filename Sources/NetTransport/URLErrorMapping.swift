@@ -45,7 +45,8 @@ enum URLErrorMapping {
             // libcurl's CURLE_BAD_CONTENT_ENCODING: a body it could not decode, as a lost
             // connection like every other body that cannot be read to its end (and as
             // AsyncHTTPClientTransport says it).
-            if nsError.localizedDescription.contains("Unrecognized or bad HTTP Content or Transfer-Encoding") {
+            if ["Unrecognized or bad HTTP Content or Transfer-Encoding", "Error while processing content unencoding"]
+                .contains(where: nsError.localizedDescription.contains) {
                 return NetworkError.transport(.connectionLost(message))
             }
             // FoundationNetworking fails the transfer when a header value is not UTF-8.

@@ -27,7 +27,8 @@ import Synchronization
 /// - `/sse?key=K`: each connection plays the next script the test set for K (FaultServer+Events.swift).
 /// - `/both-lengths`: `Content-Length: 5` and a chunked body of 13 bytes. `/gzip-cut`: half of
 ///   the gzip body set with `setGzipBomb`, its `Content-Length` that half's. `/brotli`:
-///   `Content-Encoding: br` on 12 bytes that are not brotli.
+///   `Content-Encoding: br` on 12 bytes that are not brotli; `/identity-then-gzip` the same bytes
+///   under `identity` and then `gzip`, in two fields.
 /// - `/length-short`: `Content-Length: 5` and 13 bytes, kept alive. `/length-long`: claims 100,
 ///   sends 10 and closes.
 final class FaultServer: Sendable {
@@ -219,6 +220,8 @@ final class FaultServer: Sendable {
             return send(connection, Self.head(200, length: half.count, extra: ["Content-Encoding: gzip"]) + half)
         case "/brotli":  // a coding neither asked for nor decodable here (the bytes are not brotli)
             return send(connection, Self.head(200, length: 12, extra: ["Content-Encoding: br"]) + Array("not decoded!".utf8))
+        case "/identity-then-gzip":  // gzip under identity, in two fields: not what a decoder looking at the first one decodes
+            return send(connection, Self.head(200, length: 12, extra: ["Content-Encoding: identity", "Content-Encoding: gzip"]) + Array("not decoded!".utf8))
         case "/length-short":
             return send(connection, Self.head(200, length: 5) + Array("hello world!!".utf8))
         case "/length-long":

@@ -182,19 +182,19 @@ enum TransportConformance {
             #expect(response.head.statusCode == 204)
         },
         Check(name: "a refused connection is cannotConnect, at once") { transport in
+            // "At once" is proven by the failure's kind: a client that keeps retrying until its
+            // connect timeout (AsyncHTTPClient's default behaviour) ends with that timeout, which
+            // both transports say ("timed out"). The clock only catches a hang: a refusal took
+            // over 8 s once on URLSessionTransport in a loaded suite's first seconds
+            // (FoundationNetworking's queues, not Net's), and 5.39 s before that.
             let started = ContinuousClock.now
-            // Milliseconds alone; over 2 s once in a loaded full run (two cores shared by every test),
-            // and 5.39 s once on URLSessionTransport (CI of 2026-11-26, in the suite's first seconds,
-            // on a session of its own: FoundationNetworking's, not Net's). A client that keeps
-            // retrying until its 10 s connect timeout (AsyncHTTPClient's default behaviour) is what
-            // this bound catches, and 8 s still does.
-            // Not stretched past 9 s under sanitizers: still under the 10 s it is there to catch.
-            defer { #expect(ContinuousClock.now - started < min(TestTiming.scaled(.seconds(8)), .seconds(9)), "a refused connection took \(ContinuousClock.now - started)") }
+            defer { #expect(ContinuousClock.now - started < TestTiming.scaled(.seconds(30)), "a refused connection took \(ContinuousClock.now - started)") }
             do {
                 _ = try await transport.send(try NetworkRequest(url: "http://127.0.0.1:9/"))
                 Issue.record("a refused connection succeeded")
             } catch let error as NetworkError {
-                guard case .transport(.cannotConnect) = error else { Issue.record("\(error)"); return }
+                guard case .transport(.cannotConnect(let message)) = error else { Issue.record("\(error)"); return }
+                #expect(!message.contains("timed out"), "\(message)")
             }
         },
         Check(name: "a truncated body is connectionLost and leaves no file behind") { transport in

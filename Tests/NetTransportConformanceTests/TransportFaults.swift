@@ -256,6 +256,7 @@ enum TransportFaults {
         },
         Fault(name: "a content coding not asked for and not decoded: connectionLost, never the encoded bytes as the body") { subject in
             try await expectFailure(subject.make(), "/brotli", isLost)
+            try await expectFailure(subject.make(), "/identity-then-gzip", isLost)
             try await expectDownloadFailureKeepsDestination(subject.make(), "/brotli")
         },
         Fault(name: "a 10 MB header block: a typed error at the transport's header limit, not a timeout") { subject in

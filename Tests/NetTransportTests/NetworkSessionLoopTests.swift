@@ -223,4 +223,21 @@ struct NetworkSessionLoopTests {
         _ = try await CompressingSession(transport: stub).requestUpload(for: "https://api.test/upload", from: Data("payload".utf8))
         #expect(stub.requests.map(\.body) == [Data("compressed".utf8)])
     }
+
+    @Test("a GET an upload's interceptor retries with goes without the upload's body")
+    func uploadRetriedAsGet() async throws {
+        /// Follows the upload with a GET of its status, as a `.retry`.
+        actor StatusSession: NetworkSession {
+            let transport: any Transport
+            init(transport: any Transport) { self.transport = transport }
+            func interceptResponse(networkSession: any NetworkSession, originalRequest: NetworkRequest, retryNumber: Int,
+                                   result: Result<NetworkSessionInterception, any Error>) async throws -> NetworkSessionInterceptionResult {
+                retryNumber == 0 ? .retry(try NetworkRequest(url: "https://api.test/upload/status")) : .nothing
+            }
+        }
+        let stub = StubTransport(fallback: .status(.ok))
+        _ = try await StatusSession(transport: stub).requestUpload(for: "https://api.test/upload", from: Data("payload".utf8))
+        #expect(stub.requests.map(\.request.httpMethod) == [.post, .get])
+        #expect(stub.requests.map(\.body) == [Data("payload".utf8), Data()])
+    }
 }

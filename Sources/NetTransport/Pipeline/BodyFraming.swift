@@ -14,7 +14,7 @@ struct BodyFraming: Sendable {
     let url: URL
 
     static func checked(_ body: NetworkResponseBody, head: NetworkResponseHead, method: NetworkHttpMethod) -> NetworkResponseBody {
-        guard !body.isWithheld, !head.hasNoBody(answering: method), let expected = head.expectedContentLength else { return body }
+        guard !body.isWithheld, !head.isFramedWithoutBody(answering: method), let expected = head.expectedContentLength else { return body }
         // A body already whole and long enough needs no check (a stub's, a cache hit's, a small
         // body a transport received whole).
         if case .whole(let data) = body.storage, Int64(data.count) >= expected { return body }
@@ -29,7 +29,7 @@ struct BodyFraming: Sendable {
     /// AsyncHTTPClient's parser refuses it; libcurl reads the chunks, and the length check would
     /// then judge them by the other header.
     static func refuseAmbiguousLength(_ head: NetworkResponseHead, method: NetworkHttpMethod) throws {
-        guard head.expectedContentLength != nil, head.headers["Transfer-Encoding"] != nil, !head.hasNoBody(answering: method) else { return }
+        guard head.expectedContentLength != nil, head.headers["Transfer-Encoding"] != nil, !head.isFramedWithoutBody(answering: method) else { return }
         throw NetworkError.transport(.connectionLost(
             "the response from \(NetworkRedaction.redactedURL(head.url)) has both Content-Length and Transfer-Encoding"))
     }

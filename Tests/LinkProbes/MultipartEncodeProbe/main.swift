@@ -25,7 +25,10 @@ let started = ContinuousClock.now
 let total = try await drain(form.bodyStream())
 let elapsed = ContinuousClock.now - started
 let seconds = elapsed.secondsValue
-var usage = rusage()
-getrusage(RUSAGE_SELF.rawValue, &usage)
+// VmHWM, this process's own peak: getrusage's ru_maxrss carries the spawning process's peak
+// across exec on Linux, so a busy test process (hundreds of MiB) showed as the probe's.
+let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+let peakLine = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
+let peakKiB = Int(peakLine.split(separator: " ").dropFirst().first ?? "") ?? -1
 let megabytes = Double(total) / 1_048_576
-print("{\"bytes\":\(total),\"expected\":\(form.contentLength),\"seconds\":\(seconds),\"mbPerSecond\":\(megabytes / seconds),\"peakRSSKiB\":\(usage.ru_maxrss)}")
+print("{\"bytes\":\(total),\"expected\":\(form.contentLength),\"seconds\":\(seconds),\"mbPerSecond\":\(megabytes / seconds),\"peakRSSKiB\":\(peakKiB)}")
