@@ -33,7 +33,11 @@ public enum RedirectRule {
             for name in ["Content-Type", "Content-Length", "Transfer-Encoding"] { next.headers.remove(name: name) }
         }
         if !sameOrigin(request.url, target) {
-            for name in ["Authorization", "Proxy-Authorization", "Cookie"] { next.headers.remove(name: name) }
+            // Every credential Net knows by name (an API key an interceptor signed with among
+            // them), not only the three the specifications name.
+            for name in Set(next.headers.map(\.name)) where NetworkRedaction.isSensitiveHeader(name) {
+                next.headers.remove(name: name)
+            }
         }
         return next
     }

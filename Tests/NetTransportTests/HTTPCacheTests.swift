@@ -216,6 +216,54 @@ struct HTTPCacheTests {
         }
     }
 
+    @Test("An answer fetched with one user's credentials is never served to another user's request, nor to one without them")
+    func perCredential() async throws {
+        func user(_ name: String, _ field: String) -> [NetworkHeader] { [.header(key: field, value: name)] }
+        for (field, directive) in [("Authorization", "private, must-revalidate, max-age=60"), ("Cookie", "private, max-age=60"),
+                                   ("X-API-Key", "max-age=60")] {
+            let (id, url) = try await Self.resource(["cc": directive])
+            let alice = try await client.requestData(for: NetworkRequest(url: url, headers: user("alice", field)))
+            #expect(alice.response.cacheStatus == .network)
+            // Alice again: her own answer, from the cache.
+            let again = try await client.requestData(for: NetworkRequest(url: url, headers: user("alice", field)))
+            #expect(again.response.cacheStatus == .cache && again.data == alice.data, "\(field)")
+            // Bob, and a request with no credentials: each to the server, never Alice's answer.
+            for headers in [user("bob", field), []] {
+                let other = try await client.requestData(for: NetworkRequest(url: url, headers: headers))
+                #expect(other.response.cacheStatus == .network && other.data != alice.data, "\(field) \(headers)")
+            }
+            #expect(try await Self.hits(id) == (3, 0), "\(field)")
+        }
+    }
+
+    @Test("At most 64 variants of one resource are kept, the most recently stored: 70 users' answers keep the last 64")
+    func variantsPerKey() async throws {
+        let (id, url) = try await Self.resource(["cc": "max-age=60"])
+        func user(_ index: Int) throws -> NetworkRequest { try NetworkRequest(url: url, headers: [.header(key: "X-API-Key", value: "user-\(index)")]) }
+        for index in 0..<70 { _ = try await client.requestData(for: user(index)) }
+        #expect(HTTPCache.maximumVariantsPerKey == 64)
+        #expect(try await client.requestData(for: user(69)).response.cacheStatus == .cache)
+        #expect(try await client.requestData(for: user(6)).response.cacheStatus == .cache)
+        #expect(try await client.requestData(for: user(5)).response.cacheStatus == .network)
+        #expect(try await Self.hits(id) == (71, 0))
+    }
+
+    @Test("A caller's own If-None-Match gets the server's 304, not the stored body of another version")
+    func callersOwnValidator() async throws {
+        let (id, url) = try await Self.resource(["cc": "no-cache", "etag": "\"v1\""])
+        let stored = try await client.requestData(for: url)
+        #expect(stored.response.cacheStatus == .network)
+        // The caller holds version v1 itself and asks whether it is current: the 304 is its answer.
+        let conditional = try NetworkRequest(url: url, headers: [.header(key: "If-None-Match", value: "\"v1\"")])
+        let answer = try await client.requestData(for: conditional)
+        #expect(answer.statusCode == 304 && answer.data.isEmpty)
+        // A validator for another version: the server's full answer, never the stored one relabelled.
+        let other = try NetworkRequest(url: url, headers: [.header(key: "If-None-Match", value: "\"v0\"")])
+        let full = try await client.requestData(for: other)
+        #expect(full.statusCode == 200 && full.response.cacheStatus == .network && full.data != stored.data)
+        #expect(try await Self.hits(id) == (2, 1))
+    }
+
     @Test("A successful POST to a URL drops what is stored for it")
     func invalidation() async throws {
         let (id, url) = try await Self.resource(["cc": "max-age=60"])

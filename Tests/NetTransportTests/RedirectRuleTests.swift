@@ -7,7 +7,9 @@ import Testing
 /// target keeps, and which method and body.
 @Suite("RedirectRule: credentials across origins, methods and bodies")
 struct RedirectRuleTests {
-    static let credentials = ["Authorization", "Proxy-Authorization", "Cookie"]
+    /// The three the specifications name, and API keys and tokens Net knows by name
+    /// (``NetworkRedaction/sensitiveHeaderNames``), which an interceptor may sign with.
+    static let credentials = ["Authorization", "Proxy-Authorization", "Cookie", "X-API-Key", "X-Auth-Token", "X-Amz-Security-Token"]
 
     static func redirect(_ status: Int, to location: String) -> NetworkResponseHead {
         var headers = NetworkHeaders()
@@ -22,7 +24,7 @@ struct RedirectRuleTests {
         return request
     }
 
-    @Test("another scheme, host or port drops Authorization, Proxy-Authorization and Cookie; the same origin keeps them",
+    @Test("another scheme, host or port drops every credential header (Authorization, Cookie, API keys); the same origin keeps them",
           arguments: [
             ("http://api.example.com/b", true),          // same origin, another path
             ("/relative", true),                          // relative: same origin

@@ -91,13 +91,20 @@ public struct CachingTransport: Transport {
     }
 
     /// Asks the server whether `stored` is still current; a 304 refreshes and serves it.
+    ///
+    /// A request with validators of the caller's own goes as it is, and its 304 to the caller:
+    /// that 304 speaks of the caller's representation, not the stored one, and merged it would
+    /// serve the stored body (another variant's, another user's) under the caller's validator.
     private func revalidate(_ request: NetworkRequest, stored: CachedResponse, progress: TransportProgressHandler?) async throws -> NetworkStreamResponse {
+        if request.headers.contains(name: "If-None-Match") || request.headers.contains(name: "If-Modified-Since") {
+            return try await fetch(request, progress: progress)
+        }
         var conditional = request
         let storedHeaders = stored.headers
-        if let etag = storedHeaders["ETag"], !conditional.headers.contains(name: "If-None-Match") {
+        if let etag = storedHeaders["ETag"] {
             try conditional.headers.set(name: "If-None-Match", value: etag)
         }
-        if let lastModified = storedHeaders["Last-Modified"], !conditional.headers.contains(name: "If-Modified-Since") {
+        if let lastModified = storedHeaders["Last-Modified"] {
             try conditional.headers.set(name: "If-Modified-Since", value: lastModified)
         }
         let requestTime = dates.now()

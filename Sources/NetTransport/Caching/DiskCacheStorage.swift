@@ -26,7 +26,9 @@ public final class DiskCacheStorage: HTTPCacheStorage {
     /// File names that could not be replaced or removed: not served (see the type's comment).
     private let withheld = Locked(Set<String>())
 
-    private static let magic = Data("NETCACHE1\n".utf8)
+    /// Version 2: entries carry the credentials that fetched them; a version 1 entry, which may
+    /// not, is never read.
+    private static let magic = Data("NETCACHE2\n".utf8)
     private static let suffix = ".netcache"
 
     /// Opens (creating if needed) the storage in `directory`, keeping at most `byteLimit` bytes.

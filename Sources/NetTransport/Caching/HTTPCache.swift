@@ -66,6 +66,10 @@ public final class HTTPCache: Sendable {
         store(entry, for: request)
     }
 
+    /// The most variants kept for one URL and method (the most recently stored), whether `Vary`
+    /// or the credentials that fetched them tell them apart.
+    static let maximumVariantsPerKey = 64
+
     /// Puts `entry` in place of the variant `request` matches, most recent first.
     ///
     /// `Set-Cookie` fields are never stored (RFC 9111 §3.1 allows leaving them out): served again
@@ -77,7 +81,9 @@ public final class HTTPCache: Sendable {
         let key = Self.key(method: entry.method, url: request.url)
         var variants = storage.variants(forKey: key).filter { !($0.varyValues == entry.varyValues) && !$0.matches(request) }
         variants.insert(entry, at: 0)
-        storage.setVariants(variants, forKey: key)
+        // Each hit scans a key's variants, and the disk rewrites them all: one per user of a
+        // server's client would grow both with its users.
+        storage.setVariants(Array(variants.prefix(Self.maximumVariantsPerKey)), forKey: key)
     }
 
     private func removeVariant(matching request: NetworkRequest) {
@@ -105,6 +111,13 @@ public final class HTTPCache: Sendable {
         guard !varyNames.contains("*") else { return nil }
         var varyValues: [String: String?] = [:]
         for name in varyNames { varyValues[name] = CachedResponse.varyValue(of: name, in: request.headers) }
+        // Kept for the credentials that fetched it as if the server had said `Vary` on them: one
+        // client often serves many users (a server's), and an answer to one user's Authorization,
+        // Cookie or API key must never reach a request with other credentials, or none.
+        for field in request.headers where NetworkRedaction.isSensitiveHeader(field.name) {
+            let name = field.name.lowercased()
+            if varyValues[name] == nil { varyValues[name] = CachedResponse.varyValue(of: name, in: request.headers) }
+        }
         let entry = CachedResponse(
             method: request.httpMethod.rawValue, statusCode: status, headerFields: head.headers.map { [$0.name, $0.value] },
             url: head.url, body: request.httpMethod == .head ? Data() : body,
