@@ -12,8 +12,9 @@ public enum RedirectRule {
     /// a port that wraps round or traps.
     ///
     /// 303 becomes GET (HEAD stays HEAD); 301 and 302 turn POST into GET; 307 and 308 keep the
-    /// method and body. Credentials (`Authorization`, `Proxy-Authorization`, `Cookie`) are dropped
-    /// when the target is another origin.
+    /// method and body. Credentials (`Authorization`, `Proxy-Authorization`, `Cookie` and every
+    /// other header ``NetworkRedaction/sensitiveHeaderNames`` names) are dropped when the target is
+    /// another origin.
     public static func nextRequest(after head: NetworkResponseHead, for request: NetworkRequest) throws -> NetworkRequest? {
         let status = head.statusCode.rawValue
         guard [301, 302, 303, 307, 308].contains(status),

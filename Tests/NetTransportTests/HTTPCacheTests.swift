@@ -197,9 +197,15 @@ struct HTTPCacheTests {
         try await expectRevalidatedBeforeUse(["cc": "max-age=0", "etag": "\"z\""])
     }
 
-    @Test("An authorised request's response is stored only when the response says public, s-maxage or must-revalidate")
+    @Test("Kept per credential, an authorised answer is stored like any; shared, only when it says public, s-maxage or must-revalidate")
     func authorisation() async throws {
         let authorised = [NetworkHeader.header(key: "Authorization", value: "Bearer t")]
+        let (ownID, ownURL) = try await Self.resource(["cc": "max-age=60"])
+        _ = try await client.requestData(for: NetworkRequest(url: ownURL, headers: authorised))
+        #expect(try await client.requestData(for: NetworkRequest(url: ownURL, headers: authorised)).response.cacheStatus == .cache)
+        #expect(try await Self.hits(ownID) == (1, 0))
+        // RFC 9111 §3.5, for a cache that does not keep answers apart per credential.
+        let client = NetworkClient(transport: URLSessionTransport(), cache: .memory(separatesCredentials: false))
         let (privateID, privateURL) = try await Self.resource(["cc": "max-age=60"])
         _ = try await client.requestData(for: NetworkRequest(url: privateURL, headers: authorised))
         #expect(try await client.requestData(for: NetworkRequest(url: privateURL, headers: authorised)).response.cacheStatus == .network)
@@ -234,6 +240,34 @@ struct HTTPCacheTests {
             }
             #expect(try await Self.hits(id) == (3, 0), "\(field)")
         }
+        // Fetched without credentials first: not served to a user, whom the server may answer otherwise.
+        let (anonymousID, anonymousURL) = try await Self.resource(["cc": "max-age=60"])
+        _ = try await client.requestData(for: anonymousURL)
+        #expect(try await client.requestData(for: anonymousURL).response.cacheStatus == .cache)
+        let signedIn = try await client.requestData(for: NetworkRequest(url: anonymousURL, headers: user("alice", "Authorization")))
+        #expect(signedIn.response.cacheStatus == .network)
+        #expect(try await Self.hits(anonymousID) == (2, 0))
+        // Marked public: shared whatever the credentials.
+        let (publicID, publicURL) = try await Self.resource(["cc": "public, max-age=60"])
+        _ = try await client.requestData(for: NetworkRequest(url: publicURL, headers: user("alice", "Authorization")))
+        #expect(try await client.requestData(for: NetworkRequest(url: publicURL, headers: user("bob", "Authorization"))).response.cacheStatus == .cache)
+        #expect(try await client.requestData(for: publicURL).response.cacheStatus == .cache)
+        #expect(try await Self.hits(publicID) == (1, 0))
+        // Turned off, for one user's rotating cookie: the answer is served whatever the cookie.
+        let oneUser = NetworkClient(transport: URLSessionTransport(), cache: .memory(separatesCredentials: false))
+        let (rotatingID, rotatingURL) = try await Self.resource(["cc": "max-age=60"])
+        _ = try await oneUser.requestData(for: NetworkRequest(url: rotatingURL, headers: user("lb=1", "Cookie")))
+        #expect(try await oneUser.requestData(for: NetworkRequest(url: rotatingURL, headers: user("lb=2", "Cookie"))).response.cacheStatus == .cache)
+        #expect(try await Self.hits(rotatingID) == (1, 0))
+    }
+
+    @Test("A stored credential is a digest, never the value sent")
+    func credentialDigests() async throws {
+        let (_, url) = try await Self.resource(["cc": "max-age=60"])
+        _ = try await client.requestData(for: NetworkRequest(url: url, headers: [.header(key: "Authorization", value: "Bearer secret-token")]))
+        let stored = try #require(cache.storage.variants(forKey: HTTPCache.key(method: "GET", url: url)).first)
+        let value = try #require(stored.varyValues["authorization"] ?? nil)
+        #expect(value.hasPrefix("sha256:") && value.count == 7 + 64 && !value.contains("secret-token"))
     }
 
     @Test("At most 64 variants of one resource are kept, the most recently stored: 70 users' answers keep the last 64")
@@ -246,6 +280,33 @@ struct HTTPCacheTests {
         #expect(try await client.requestData(for: user(6)).response.cacheStatus == .cache)
         #expect(try await client.requestData(for: user(5)).response.cacheStatus == .network)
         #expect(try await Self.hits(id) == (71, 0))
+    }
+
+    @Test("A 304 to a caller's validator for a newer version than the stored one goes to the caller, never the stored body under it")
+    func callersNewerValidator() async throws {
+        let (id, url) = try await Self.resource(["cc": "no-cache", "etag": "current"])
+        // Version v1 is stored.
+        let stored = try await client.requestData(for: NetworkRequest(url: url, headers: [.header(key: "X-Current", value: "\"v1\"")]))
+        #expect(stored.response.cacheStatus == .network && stored.response.headers["ETag"] == "\"v1\"")
+        // The resource is now v2, which the caller holds and asks about: the server's 304 is for v2.
+        let answer = try await client.requestData(for: NetworkRequest(url: url, headers: [
+            .header(key: "X-Current", value: "\"v2\""), .header(key: "If-None-Match", value: "\"v2\""),
+        ]))
+        #expect(answer.statusCode == 304 && answer.data.isEmpty, "the stored v1 body was served for v2: \(answer.statusCode)")
+        #expect(try await Self.hits(id) == (1, 1))
+    }
+
+    @Test("A small storage keeps at most half its limit for one resource's variants, the newest first")
+    func variantsByteBudget() async throws {
+        // 1 MiB: 512 KiB for one resource, two answers of 200 kB.
+        let client = NetworkClient(transport: URLSessionTransport(), cache: .memory(byteLimit: 1 << 20))
+        let (id, url) = try await Self.resource(["cc": "max-age=60", "size": "200000"])
+        func user(_ index: Int) throws -> NetworkRequest { try NetworkRequest(url: url, headers: [.header(key: "X-API-Key", value: "user-\(index)")]) }
+        for index in 0..<4 { _ = try await client.requestData(for: user(index)) }
+        #expect(try await client.requestData(for: user(3)).response.cacheStatus == .cache)
+        #expect(try await client.requestData(for: user(2)).response.cacheStatus == .cache)
+        #expect(try await client.requestData(for: user(1)).response.cacheStatus == .network)
+        #expect(try await Self.hits(id) == (5, 0))
     }
 
     @Test("A caller's own If-None-Match gets the server's 304, not the stored body of another version")
@@ -370,13 +431,14 @@ struct HTTPCacheTests {
 
     @Test("What an entry holds besides its body counts against the limit: the request's Vary values and each header field")
     func heldBytesCounted() async throws {
-        // Vary: Cookie keeps the request's whole Cookie field with the entry. (Two names: the
-        // server then leaves the varied value out of the body, which stays small.)
+        // Vary: X-Big keeps the request's whole X-Big field with the entry (a credential's, a
+        // Cookie's, only as its digest). (Two names: the server then leaves the varied value out
+        // of the body, which stays small.)
         let storage = MemoryCacheStorage(byteLimit: 8_000)
         let client = NetworkClient(transport: URLSessionTransport(), cache: HTTPCache(storage: storage))
-        let (_, url) = try await Self.resource(["cc": "max-age=60", "vary": "Cookie, Accept-Language", "size": "10"])
-        let small = try NetworkRequest(url: url, headers: [NetworkHeader(name: "Cookie", value: "a=1")])
-        let large = try NetworkRequest(url: url, headers: [NetworkHeader(name: "Cookie", value: "a=" + String(repeating: "x", count: 20_000))])
+        let (_, url) = try await Self.resource(["cc": "max-age=60", "vary": "X-Big, Accept-Language", "size": "10"])
+        let small = try NetworkRequest(url: url, headers: [NetworkHeader(name: "X-Big", value: "a=1")])
+        let large = try NetworkRequest(url: url, headers: [NetworkHeader(name: "X-Big", value: "a=" + String(repeating: "x", count: 20_000))])
         _ = try await client.requestData(for: small)
         #expect(try await client.requestData(for: small).response.cacheStatus == .cache)  // the control
         #expect(try await client.requestData(for: large).response.statusCode == 200)

@@ -2,7 +2,8 @@ import Foundation
 import NetCore
 
 /// A stored response: what the server sent, when, and the request header values its `Vary`
-/// names (so a later request matches only the variant it would get).
+/// names and the credentials that fetched it (so a later request matches only the variant it
+/// would get, and only its own user's).
 public struct CachedResponse: Sendable, Hashable, Codable {
     /// The request method it answered (`GET` or `HEAD`).
     public var method: String
@@ -18,7 +19,9 @@ public struct CachedResponse: Sendable, Hashable, Codable {
     public var requestTime: Date
     /// When its response arrived.
     public var responseTime: Date
-    /// For each header named by `Vary` (lower-cased), the request's value, or `nil` when absent.
+    /// For each header named by `Vary` (lower-cased), and each credential header the request
+    /// carried (``HTTPCache/separatesCredentials``), the request's value, or `nil` when absent. A
+    /// credential's value is kept as its SHA-256 digest, never as it was sent.
     public var varyValues: [String: String?]
     /// How long it is fresh after it was generated, worked out from its headers when stored.
     public var lifetime: Duration = .zero
@@ -61,7 +64,8 @@ public struct CachedResponse: Sendable, Hashable, Codable {
     }
 
     /// Roughly the memory it takes: the body, the text of its header fields and of the request's
-    /// values for its `Vary` headers (a `Vary: Cookie` keeps the whole `Cookie` field), and what
+    /// values for its `Vary` headers (a `Vary: Accept-Language` keeps the whole field; a
+    /// credential, only its digest), and what
     /// holding each of them costs: a field is an array of two strings, about 64 bytes of heap
     /// before its text, so that 16,000 tiny fields are not counted as a few kilobytes.
     var byteCount: Int {
@@ -71,14 +75,36 @@ public struct CachedResponse: Sendable, Hashable, Codable {
         return body.count + fields + varied + url.absoluteString.utf8.count
     }
 
-    /// Whether the request's values for the `Vary` headers are the stored ones.
-    func matches(_ request: NetworkRequest) -> Bool {
-        varyValues.allSatisfy { name, value in Self.varyValue(of: name, in: request.headers) == value }
+    /// Whether the request's values for the `Vary` headers are the stored ones; and, when
+    /// `separatingCredentials`, whether every credential the request carries is one this response
+    /// was fetched with (a response fetched without credentials is not another user's answer:
+    /// the server may answer them differently), unless the server marked it `public` or
+    /// `s-maxage`.
+    func matches(_ request: NetworkRequest, separatingCredentials: Bool) -> Bool {
+        guard varyValues.allSatisfy({ name, value in Self.varyValue(of: name, in: request.headers) == value }) else { return false }
+        guard separatingCredentials,
+              request.headers.contains(where: { NetworkRedaction.isSensitiveHeader($0.name) }) else { return true }
+        let control = cacheControl
+        if control.isPublic || control.sharedMaxAge != nil { return true }
+        return request.headers.allSatisfy { field in
+            !NetworkRedaction.isSensitiveHeader(field.name) || varyValues.keys.contains(field.name.lowercased())
+        }
     }
 
-    /// A request's value for a `Vary` header: its fields joined, or `nil` when absent.
+    /// A request's value for a `Vary` header: its fields joined, or `nil` when absent; a
+    /// credential's as the hex of its SHA-256, so that no stored entry holds one.
     static func varyValue(of name: String, in headers: NetworkHeaders) -> String? {
         let values = headers.values(for: name)
-        return values.isEmpty ? nil : values.joined(separator: ", ")
+        guard !values.isEmpty else { return nil }
+        let joined = values.joined(separator: ", ")
+        guard NetworkRedaction.isSensitiveHeader(name) else { return joined }
+        return "sha256:" + SHA256.hash(Array(joined.utf8)).map { String($0, radix: 16).leftPadded(to: 2) }.joined()
+    }
+}
+
+private extension String {
+    /// `self` with zeros before it up to `width` characters.
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

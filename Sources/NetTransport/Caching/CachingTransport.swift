@@ -58,13 +58,16 @@ public struct CachingTransport: Transport {
                     // One at a time per key: a server that stalls revalidations must not gain a
                     // task (and a pooled connection) with every hit on the stale entry.
                     if cache.claimBackgroundRevalidation(for: request) {
-                        Task { [self] in
+                        // The stored response's validators, not the caller's: the caller has its answer.
+                        var background = request
+                        for name in ["If-None-Match", "If-Modified-Since"] { background.headers.remove(name: name) }
+                        Task { [self, background] in
                             defer { cache.releaseBackgroundRevalidation(for: request) }
                             // Bounded like any call: the entry size, and a minute at most, whatever
                             // the request's own timeout (the claim holds the key meanwhile).
                             let deadline = CallDeadline(request: request, timeout: .seconds(60), clock: clock, attemptTimeout: .seconds(60))
                             _ = try? await deadline.run { _ in
-                                try await revalidate(request, stored: stored, progress: nil).body.collect(upTo: Int64(cache.maximumEntrySize))
+                                try await revalidate(background, stored: stored, progress: nil).body.collect(upTo: Int64(cache.maximumEntrySize))
                             }
                         }
                     }

@@ -6,7 +6,8 @@ import NetCore
 /// Give it to ``NetworkClient`` (`cache:`) or wrap a transport in ``CachingTransport``. It stores
 /// cacheable responses to GET and HEAD, serves them while fresh, revalidates stale ones with
 /// `If-None-Match` / `If-Modified-Since`, keeps one variant per combination of `Vary`ed request
-/// headers, and drops what it holds for a URL after a successful POST, PUT, PATCH or DELETE to it.
+/// headers (and, unless told otherwise, per credential: ``separatesCredentials``), and drops what it
+/// holds for a URL after a successful POST, PUT, PATCH or DELETE to it.
 /// Each request's ``NetworkRequest/cachePolicy`` can override the rules; each response says where
 /// it came from in ``NetworkResponseHead/cacheStatus``.
 public final class HTTPCache: Sendable {
@@ -14,6 +15,16 @@ public final class HTTPCache: Sendable {
     public let storage: any HTTPCacheStorage
     /// Responses with larger bodies are not stored.
     public let maximumEntrySize: Int
+    /// Whether a response is kept for the credentials that fetched it (every header Net knows as
+    /// one: `Authorization`, `Cookie`, `X-API-Key`…), as if the server had said `Vary` on them,
+    /// and served only to requests carrying the same ones: one client can then serve many users.
+    /// A response the server marks `public` or `s-maxage` is shared whatever the credentials.
+    /// Turn it off for a client of one user whose cookies or tokens change often (a load
+    /// balancer's cookie set on every response), where entries kept apart would rarely match.
+    public let separatesCredentials: Bool
+    /// What one resource's variants may take together: half the storage's limit, when the cache
+    /// knows it, so that one resource many users fetch cannot push every other out.
+    private let variantsByteBudget: Int?
     /// The keys with a `stale-while-revalidate` revalidation in the background now: one per key,
     /// so that hits on a stale entry whose revalidation stalls do not each start another.
     private let backgroundRevalidations = Locked(Set<String>())
@@ -21,20 +32,25 @@ public final class HTTPCache: Sendable {
     /// Statuses cacheable without explicit freshness (RFC 9110 §15.1, "heuristically cacheable").
     static let heuristicallyCacheable: Set<Int> = [200, 203, 204, 300, 301, 308, 404, 405, 410, 414, 501]
 
-    /// A cache on `storage`; bodies over `maximumEntrySize` bytes (4 MiB by default) are not stored.
-    public init(storage: any HTTPCacheStorage = MemoryCacheStorage(), maximumEntrySize: Int = 4 << 20) {
+    /// A cache on `storage`; bodies over `maximumEntrySize` bytes (4 MiB by default) are not
+    /// stored; responses are kept per credential unless `separatesCredentials` is `false`.
+    public init(storage: any HTTPCacheStorage = MemoryCacheStorage(), maximumEntrySize: Int = 4 << 20,
+                separatesCredentials: Bool = true) {
         self.storage = storage
         self.maximumEntrySize = max(0, maximumEntrySize)
+        self.separatesCredentials = separatesCredentials
+        let limit = (storage as? MemoryCacheStorage)?.byteLimit ?? (storage as? DiskCacheStorage)?.byteLimit
+        variantsByteBudget = limit.map { $0 / 2 }
     }
 
     /// A cache in memory, holding at most `byteLimit` bytes.
-    public static func memory(byteLimit: Int = 16 << 20) -> HTTPCache {
-        HTTPCache(storage: MemoryCacheStorage(byteLimit: byteLimit))
+    public static func memory(byteLimit: Int = 16 << 20, separatesCredentials: Bool = true) -> HTTPCache {
+        HTTPCache(storage: MemoryCacheStorage(byteLimit: byteLimit), separatesCredentials: separatesCredentials)
     }
 
     /// A cache on disk in `directory`, holding at most `byteLimit` bytes, that survives restarts.
-    public static func disk(directory: URL, byteLimit: Int = 64 << 20) throws -> HTTPCache {
-        HTTPCache(storage: try DiskCacheStorage(directory: directory, byteLimit: byteLimit))
+    public static func disk(directory: URL, byteLimit: Int = 64 << 20, separatesCredentials: Bool = true) throws -> HTTPCache {
+        HTTPCache(storage: try DiskCacheStorage(directory: directory, byteLimit: byteLimit), separatesCredentials: separatesCredentials)
     }
 
     /// Forgets every stored response.
@@ -49,7 +65,8 @@ public final class HTTPCache: Sendable {
     func lookup(_ request: NetworkRequest) -> CachedResponse? {
         let methods = request.httpMethod == .head ? ["HEAD", "GET"] : [request.httpMethod.rawValue]
         for method in methods {
-            if let match = storage.variants(forKey: Self.key(method: method, url: request.url)).first(where: { $0.matches(request) }) {
+            if let match = storage.variants(forKey: Self.key(method: method, url: request.url))
+                .first(where: { $0.matches(request, separatingCredentials: separatesCredentials) }) {
                 return match
             }
         }
@@ -79,16 +96,26 @@ public final class HTTPCache: Sendable {
         var entry = entry
         entry.headerFields.removeAll { $0.first?.caseInsensitiveCompare("Set-Cookie") == .orderedSame }
         let key = Self.key(method: entry.method, url: request.url)
-        var variants = storage.variants(forKey: key).filter { !($0.varyValues == entry.varyValues) && !$0.matches(request) }
+        var variants = storage.variants(forKey: key).filter {
+            !($0.varyValues == entry.varyValues) && !$0.matches(request, separatingCredentials: separatesCredentials)
+        }
         variants.insert(entry, at: 0)
         // Each hit scans a key's variants, and the disk rewrites them all: one per user of a
-        // server's client would grow both with its users.
-        storage.setVariants(Array(variants.prefix(Self.maximumVariantsPerKey)), forKey: key)
+        // server's client would grow both with its users, and their bytes could push out every
+        // other resource. The newest is always kept.
+        var kept = 1
+        var bytes = entry.byteCount
+        while kept < min(variants.count, Self.maximumVariantsPerKey) {
+            bytes += variants[kept].byteCount
+            if let budget = variantsByteBudget, bytes > budget { break }
+            kept += 1
+        }
+        storage.setVariants(Array(variants.prefix(kept)), forKey: key)
     }
 
     private func removeVariant(matching request: NetworkRequest) {
         let key = Self.key(method: request.httpMethod.rawValue, url: request.url)
-        storage.setVariants(storage.variants(forKey: key).filter { !$0.matches(request) }, forKey: key)
+        storage.setVariants(storage.variants(forKey: key).filter { !$0.matches(request, separatingCredentials: separatesCredentials) }, forKey: key)
     }
 
     /// The entry to store, or `nil` when RFC 9111 §3 says not to (or it would never be usable).
@@ -100,8 +127,9 @@ public final class HTTPCache: Sendable {
         let explicit = control.maxAge != nil || head.headers["Expires"] != nil || control.isPublic
         let status = head.statusCode.rawValue
         guard Self.heuristicallyCacheable.contains(status) || (explicit && (200..<400).contains(status) && status != 206 && status != 304) else { return nil }
-        // §3.5: a shared answer to an authorised request needs the server's explicit permission.
-        if request.headers.contains(name: "Authorization") {
+        // §3.5: a shared answer to an authorised request needs the server's explicit permission,
+        // unless the cache keeps it for that authorisation alone.
+        if !separatesCredentials, request.headers.contains(name: "Authorization") {
             guard control.isPublic || control.mustRevalidate || control.sharedMaxAge != nil else { return nil }
         }
         let varyNames = head.headers.values(for: "Vary")
@@ -113,10 +141,13 @@ public final class HTTPCache: Sendable {
         for name in varyNames { varyValues[name] = CachedResponse.varyValue(of: name, in: request.headers) }
         // Kept for the credentials that fetched it as if the server had said `Vary` on them: one
         // client often serves many users (a server's), and an answer to one user's Authorization,
-        // Cookie or API key must never reach a request with other credentials, or none.
-        for field in request.headers where NetworkRedaction.isSensitiveHeader(field.name) {
-            let name = field.name.lowercased()
-            if varyValues[name] == nil { varyValues[name] = CachedResponse.varyValue(of: name, in: request.headers) }
+        // Cookie or API key must never reach a request with other credentials, or none. Unless
+        // the server said it may be shared.
+        if separatesCredentials, !(control.isPublic || control.sharedMaxAge != nil) {
+            for field in request.headers where NetworkRedaction.isSensitiveHeader(field.name) {
+                let name = field.name.lowercased()
+                if varyValues[name] == nil { varyValues[name] = CachedResponse.varyValue(of: name, in: request.headers) }
+            }
         }
         let entry = CachedResponse(
             method: request.httpMethod.rawValue, statusCode: status, headerFields: head.headers.map { [$0.name, $0.value] },
