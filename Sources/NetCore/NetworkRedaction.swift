@@ -32,8 +32,19 @@ public enum NetworkRedaction {
 
     /// Whether the value of header `name` (any case) is a credential.
     public static func isSensitiveHeader(_ name: String) -> Bool {
-        sensitiveHeaderNames.contains(NetworkHeaders.lowercased(name))
+        // Compared in place, without a lower-cased copy: the cache asks for every field of every
+        // request it looks up.
+        let utf8 = name.utf8
+        guard sensitiveHeaderLengths.contains(utf8.count) else { return false }
+        return sensitiveHeaderNames.contains { candidate in
+            candidate.utf8.count == utf8.count && zip(candidate.utf8, utf8).allSatisfy { known, byte in
+                known == ((65...90).contains(byte) ? byte + 32 : byte)
+            }
+        }
     }
+
+    /// The lengths of ``sensitiveHeaderNames``, which most names are not.
+    private static let sensitiveHeaderLengths = Set(sensitiveHeaderNames.map(\.utf8.count))
 
     /// `url` with its password and the values of sensitive or `secretQueryKeys` parameters redacted.
     public static func redactedURL(_ url: URL, secretQueryKeys: Set<String> = []) -> String {

@@ -49,7 +49,7 @@ enum CacheServer {
             // `etag=current`: the resource's ETag is the request's `X-Current` (it changes when the test says).
             let currentName = HTTPField.Name("X-Current")
             let etag: String? = query.get("etag") == "current" ? currentName.flatMap { request.headers[$0] } : query.get("etag")
-            if let etag, let name = HTTPField.Name("ETag") { fields[name] = etag }
+            if let name = HTTPField.Name("ETag") { fields[name] = etag }
             let lastModified: String? = query.get("lm")
             let ifNoneMatch = HTTPField.Name("If-None-Match").flatMap { request.headers[$0] }
             let ifModifiedSince = HTTPField.Name("If-Modified-Since").flatMap { request.headers[$0] }

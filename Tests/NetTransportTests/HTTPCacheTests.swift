@@ -253,6 +253,14 @@ struct HTTPCacheTests {
         #expect(try await client.requestData(for: NetworkRequest(url: publicURL, headers: user("bob", "Authorization"))).response.cacheStatus == .cache)
         #expect(try await client.requestData(for: publicURL).response.cacheStatus == .cache)
         #expect(try await Self.hits(publicID) == (1, 0))
+        // Not for shared caches after all: private, or an s-maxage of zero, stays Alice's.
+        for directive in ["private, max-age=60, s-maxage=60", "max-age=60, s-maxage=0"] {
+            let (id, url) = try await Self.resource(["cc": directive])
+            _ = try await client.requestData(for: NetworkRequest(url: url, headers: user("alice", "Authorization")))
+            #expect(try await client.requestData(for: NetworkRequest(url: url, headers: user("alice", "Authorization"))).response.cacheStatus == .cache, "\(directive)")
+            #expect(try await client.requestData(for: NetworkRequest(url: url, headers: user("bob", "Authorization"))).response.cacheStatus == .network, "\(directive)")
+            #expect(try await Self.hits(id) == (2, 0), "\(directive)")
+        }
         // Turned off, for one user's rotating cookie: the answer is served whatever the cookie.
         let oneUser = NetworkClient(transport: URLSessionTransport(), cache: .memory(separatesCredentials: false))
         let (rotatingID, rotatingURL) = try await Self.resource(["cc": "max-age=60"])

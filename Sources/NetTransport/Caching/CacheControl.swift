@@ -27,6 +27,12 @@ public struct CacheControl: Sendable, Hashable {
     /// `s-maxage`: a shared cache's lifetime; also allows storing an authorised response.
     public var sharedMaxAge: Duration?
 
+    /// Whether a cache may serve the response to users other than the one who fetched it:
+    /// `public`, or a positive `s-maxage`, and not `private` (RFC 9111 §5.2.2).
+    var allowsSharing: Bool {
+        !isPrivate && (isPublic || (sharedMaxAge ?? .zero) > .zero)
+    }
+
     /// No directives.
     public init() {}
 

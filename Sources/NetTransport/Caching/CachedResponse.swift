@@ -78,17 +78,19 @@ public struct CachedResponse: Sendable, Hashable, Codable {
     /// Whether the request's values for the `Vary` headers are the stored ones; and, when
     /// `separatingCredentials`, whether every credential the request carries is one this response
     /// was fetched with (a response fetched without credentials is not another user's answer:
-    /// the server may answer them differently), unless the server marked it `public` or
-    /// `s-maxage`.
-    func matches(_ request: NetworkRequest, separatingCredentials: Bool) -> Bool {
-        guard varyValues.allSatisfy({ name, value in Self.varyValue(of: name, in: request.headers) == value }) else { return false }
-        guard separatingCredentials,
-              request.headers.contains(where: { NetworkRedaction.isSensitiveHeader($0.name) }) else { return true }
-        let control = cacheControl
-        if control.isPublic || control.sharedMaxAge != nil { return true }
-        return request.headers.allSatisfy { field in
-            !NetworkRedaction.isSensitiveHeader(field.name) || varyValues.keys.contains(field.name.lowercased())
+    /// the server may answer them differently), unless the server said it may be shared
+    /// (``CacheControl/allowsSharing``). `request` reads each value once for all the variants.
+    func matches(_ request: inout RequestVaryValues, separatingCredentials: Bool) -> Bool {
+        for (name, value) in varyValues where request.value(of: name) != value { return false }
+        guard separatingCredentials, request.carriesCredentials else { return true }
+        for field in request.headers where NetworkRedaction.isSensitiveHeader(field.name) {
+            // Keys are lower-cased; compared without a lower-cased copy of the field's name.
+            guard varyValues.keys.contains(where: { $0.utf8.count == field.name.utf8.count
+                && $0.caseInsensitiveCompare(field.name) == .orderedSame }) else {
+                return cacheControl.allowsSharing
+            }
         }
+        return true
     }
 
     /// A request's value for a `Vary` header: its fields joined, or `nil` when absent; a
@@ -99,6 +101,28 @@ public struct CachedResponse: Sendable, Hashable, Codable {
         let joined = values.joined(separator: ", ")
         guard NetworkRedaction.isSensitiveHeader(name) else { return joined }
         return "sha256:" + SHA256.hash(Array(joined.utf8)).map { String($0, radix: 16).leftPadded(to: 2) }.joined()
+    }
+}
+
+/// A request's values for `Vary`ed headers, each worked out once however many stored variants
+/// are compared with it: a credential's is a SHA-256.
+struct RequestVaryValues {
+    let headers: NetworkHeaders
+    /// Whether the request carries any header Net knows as a credential.
+    let carriesCredentials: Bool
+    private var known: [String: String?] = [:]
+
+    init(_ request: NetworkRequest) {
+        headers = request.headers
+        carriesCredentials = request.headers.contains { NetworkRedaction.isSensitiveHeader($0.name) }
+    }
+
+    /// The value of header `name` (lower-cased), as ``CachedResponse/varyValue(of:in:)`` gives it.
+    mutating func value(of name: String) -> String? {
+        if let value = known[name] { return value }
+        let value = CachedResponse.varyValue(of: name, in: headers)
+        known[name] = .some(value)
+        return value
     }
 }
 

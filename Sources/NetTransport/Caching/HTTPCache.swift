@@ -64,10 +64,11 @@ public final class HTTPCache: Sendable {
     /// The stored response `request` may use, if any: its own method's first, then GET's for HEAD.
     func lookup(_ request: NetworkRequest) -> CachedResponse? {
         let methods = request.httpMethod == .head ? ["HEAD", "GET"] : [request.httpMethod.rawValue]
+        var values = RequestVaryValues(request)
         for method in methods {
-            if let match = storage.variants(forKey: Self.key(method: method, url: request.url))
-                .first(where: { $0.matches(request, separatingCredentials: separatesCredentials) }) {
-                return match
+            for variant in storage.variants(forKey: Self.key(method: method, url: request.url))
+            where variant.matches(&values, separatingCredentials: separatesCredentials) {
+                return variant
             }
         }
         return nil
@@ -96,8 +97,9 @@ public final class HTTPCache: Sendable {
         var entry = entry
         entry.headerFields.removeAll { $0.first?.caseInsensitiveCompare("Set-Cookie") == .orderedSame }
         let key = Self.key(method: entry.method, url: request.url)
+        var values = RequestVaryValues(request)
         var variants = storage.variants(forKey: key).filter {
-            !($0.varyValues == entry.varyValues) && !$0.matches(request, separatingCredentials: separatesCredentials)
+            !($0.varyValues == entry.varyValues) && !$0.matches(&values, separatingCredentials: separatesCredentials)
         }
         variants.insert(entry, at: 0)
         // Each hit scans a key's variants, and the disk rewrites them all: one per user of a
@@ -115,7 +117,8 @@ public final class HTTPCache: Sendable {
 
     private func removeVariant(matching request: NetworkRequest) {
         let key = Self.key(method: request.httpMethod.rawValue, url: request.url)
-        storage.setVariants(storage.variants(forKey: key).filter { !$0.matches(request, separatingCredentials: separatesCredentials) }, forKey: key)
+        var values = RequestVaryValues(request)
+        storage.setVariants(storage.variants(forKey: key).filter { !$0.matches(&values, separatingCredentials: separatesCredentials) }, forKey: key)
     }
 
     /// The entry to store, or `nil` when RFC 9111 §3 says not to (or it would never be usable).
@@ -143,7 +146,7 @@ public final class HTTPCache: Sendable {
         // client often serves many users (a server's), and an answer to one user's Authorization,
         // Cookie or API key must never reach a request with other credentials, or none. Unless
         // the server said it may be shared.
-        if separatesCredentials, !(control.isPublic || control.sharedMaxAge != nil) {
+        if separatesCredentials, !control.allowsSharing {
             for field in request.headers where NetworkRedaction.isSensitiveHeader(field.name) {
                 let name = field.name.lowercased()
                 if varyValues[name] == nil { varyValues[name] = CachedResponse.varyValue(of: name, in: request.headers) }
