@@ -34,13 +34,8 @@ public enum NetworkRedaction {
     public static func isSensitiveHeader(_ name: String) -> Bool {
         // Compared in place, without a lower-cased copy: the cache asks for every field of every
         // request it looks up.
-        let utf8 = name.utf8
-        guard sensitiveHeaderLengths.contains(utf8.count) else { return false }
-        return sensitiveHeaderNames.contains { candidate in
-            candidate.utf8.count == utf8.count && zip(candidate.utf8, utf8).allSatisfy { known, byte in
-                known == ((65...90).contains(byte) ? byte + 32 : byte)
-            }
-        }
+        guard sensitiveHeaderLengths.contains(name.utf8.count) else { return false }
+        return sensitiveHeaderNames.contains { NetworkHeaders.sameName($0, name) }
     }
 
     /// The lengths of ``sensitiveHeaderNames``, which most names are not.

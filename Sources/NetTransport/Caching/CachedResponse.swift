@@ -84,9 +84,9 @@ public struct CachedResponse: Sendable, Hashable, Codable {
         for (name, value) in varyValues where request.value(of: name) != value { return false }
         guard separatingCredentials, request.carriesCredentials else { return true }
         for field in request.headers where NetworkRedaction.isSensitiveHeader(field.name) {
-            // Keys are lower-cased; compared without a lower-cased copy of the field's name.
-            guard varyValues.keys.contains(where: { $0.utf8.count == field.name.utf8.count
-                && $0.caseInsensitiveCompare(field.name) == .orderedSame }) else {
+            // Keys are lower-cased; compared as header names are (ASCII case only), without a
+            // lower-cased copy of the field's name.
+            guard varyValues.keys.contains(where: { NetworkHeaders.sameName($0, field.name) }) else {
                 return cacheControl.allowsSharing
             }
         }
