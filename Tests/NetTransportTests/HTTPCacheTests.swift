@@ -111,6 +111,18 @@ struct HTTPCacheTests {
         #expect(try await Self.hits(id) == (1, 1))
     }
 
+    @Test("stale-while-revalidate revalidates with the stored validators, not a caller's own")
+    func staleWhileRevalidateStoredValidators() async throws {
+        let (id, url) = try await Self.resource(["cc": "max-age=0, stale-while-revalidate=60", "etag": "\"s\""])
+        _ = try await client.requestData(for: url)
+        // The caller holds another version; the stale entry is its answer at once, and the cache
+        // asks about its own copy: a 304, not a full answer to the caller's validator.
+        let conditional = try NetworkRequest(url: url, headers: [.header(key: "If-None-Match", value: "\"other\"")])
+        #expect(try await client.requestData(for: conditional).response.cacheStatus == .cache)
+        _ = try await eventually(within: TestTiming.scaled(.seconds(20)), every: .milliseconds(20)) { try await Self.hits(id) != (1, 0) }
+        #expect(try await Self.hits(id) == (1, 1))
+    }
+
     @Test("must-revalidate forbids serving stale, even within stale-while-revalidate: revalidated before it is served")
     func mustRevalidate() async throws {
         // The 304 comes before the answer, not in the background.
