@@ -82,7 +82,7 @@ public struct CachedResponse: Sendable, Hashable, Codable {
     /// (``CacheControl/allowsSharing``). `request` reads each value once for all the variants.
     func matches(_ request: inout RequestVaryValues, separatingCredentials: Bool) -> Bool {
         for (name, value) in varyValues where request.value(of: name) != value { return false }
-        guard separatingCredentials, request.carriesCredentials else { return true }
+        guard separatingCredentials, request.carriesCredentials() else { return true }
         for field in request.headers where NetworkRedaction.isSensitiveHeader(field.name) {
             // Keys are lower-cased; compared as header names are (ASCII case only), without a
             // lower-cased copy of the field's name.
@@ -108,13 +108,20 @@ public struct CachedResponse: Sendable, Hashable, Codable {
 /// are compared with it: a credential's is a SHA-256.
 struct RequestVaryValues {
     let headers: NetworkHeaders
-    /// Whether the request carries any header Net knows as a credential.
-    let carriesCredentials: Bool
     private var known: [String: String?] = [:]
+    private var credentials: Bool?
 
     init(_ request: NetworkRequest) {
         headers = request.headers
-        carriesCredentials = request.headers.contains { NetworkRedaction.isSensitiveHeader($0.name) }
+    }
+
+    /// Whether the request carries any header Net knows as a credential: scanned once, and only
+    /// when a cache that keeps answers apart asks (not on every lookup).
+    mutating func carriesCredentials() -> Bool {
+        if let credentials { return credentials }
+        let found = headers.contains { NetworkRedaction.isSensitiveHeader($0.name) }
+        credentials = found
+        return found
     }
 
     /// The value of header `name` (lower-cased), as ``CachedResponse/varyValue(of:in:)`` gives it.
