@@ -38,7 +38,7 @@ public struct SharedRequestsTransport: Transport {
     /// The most a shared exchange may take, whatever its requests' timeout.
     private let attemptTimeout: Duration?
 
-    private let flights = LockedBox<[FlightKey: SharedFlight]>([:])
+    private let flights = LockedBox<[FlightKey: SharedExchange]>([:])
 
     /// Wraps `base`. A shared exchange's deadline is its requests' timeout, or `timeout` when they
     /// have none, and at most `attemptTimeout`, measured on `clock` (a manual clock in tests): pass
@@ -64,14 +64,14 @@ public struct SharedRequestsTransport: Transport {
             return try await base.exchange(request, progress: progress)
         }
         let key = FlightKey(request)
-        let (flight, id) = flights.withLock { flights -> (SharedFlight, Int) in
+        let (flight, id) = flights.withLock { flights -> (SharedExchange, Int) in
             // A flight every caller has left is being cancelled: a new caller starts afresh.
             if let flight = flights[key], let id = flight.join() { return (flight, id) }
             let flight = start(request, key: key)
             flights[key] = flight
             return (flight, flight.join() ?? 0)
         }
-        let shared = try await flight.wait(id)
+        let shared = try await flight.value(id)
         var body = NetworkResponseBody(shared.body)
         body.isWithheld = shared.isWithheld  // a challenged 401 whose body URLSession kept back
         return NetworkStreamResponse(response: shared.head, body: body, originalRequest: request)
@@ -79,8 +79,8 @@ public struct SharedRequestsTransport: Transport {
 
     /// A flight for `request`, whose exchange runs in a task of its own, so no one caller's
     /// cancellation ends it; called with the flights locked.
-    private func start(_ request: NetworkRequest, key: FlightKey) -> SharedFlight {
-        let flight = SharedFlight()
+    private func start(_ request: NetworkRequest, key: FlightKey) -> SharedExchange {
+        let flight = SharedExchange(cancelsWhenAbandoned: true)
         let (base, limit, flights) = (self.base, maximumBodySize, self.flights)
         let deadline = CallDeadline(request: request, timeout: timeout, clock: clock, attemptTimeout: attemptTimeout)
         flight.run(Task {
@@ -114,79 +114,12 @@ struct FlightKey: Hashable, Sendable {
     }
 }
 
+/// One exchange and the calls waiting for it: cancelled once every caller has left.
+typealias SharedExchange = SharedTaskResult<SharedResponse>
+
 /// A shared exchange's result.
 struct SharedResponse: Sendable {
     let head: NetworkResponseHead
     let body: Data
     let isWithheld: Bool
-}
-
-/// One exchange and the calls waiting for it.
-final class SharedFlight: Sendable {
-    private struct State: Sendable {
-        var task: Task<SharedResponse, any Error>?
-        var result: Result<SharedResponse, any Error>?
-        var waiters: [Int: CheckedContinuation<SharedResponse, any Error>] = [:]
-        var joined = 0
-        var left: Set<Int> = []
-    }
-
-    private let state = Locked(State())
-
-    /// Calls waiting (joined, not yet answered or gone).
-    var waiting: Int { state.withLock { $0.joined - $0.left.count } }
-
-    /// Registers a caller and returns its id for ``wait(_:)``; `nil` when every earlier caller
-    /// has left (the exchange is being cancelled), never for a new flight.
-    func join() -> Int? {
-        state.withLock { state in
-            if state.joined > 0, state.left.count == state.joined { return nil }
-            defer { state.joined += 1 }
-            return state.joined
-        }
-    }
-
-    /// Starts delivering `task`'s result to every waiter.
-    func run(_ task: Task<SharedResponse, any Error>) {
-        state.withLock { $0.task = task }
-        Task {
-            let result = await task.result
-            let waiters = state.withLock { state in
-                state.result = result
-                defer { state.waiters = [:] }
-                return state.waiters
-            }
-            for continuation in waiters.values { continuation.resume(with: result) }
-        }
-    }
-
-    /// The shared result for caller `id`, or `CancellationError` if its task is cancelled first.
-    func wait(_ id: Int) async throws -> SharedResponse {
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<SharedResponse, any Error>) in
-                let ready = state.withLock { state -> Result<SharedResponse, any Error>? in
-                    if state.left.contains(id) { return .failure(CancellationError()) }
-                    if let result = state.result { return result }
-                    state.waiters[id] = continuation
-                    return nil
-                }
-                if let ready { continuation.resume(with: ready) }
-            }
-        } onCancel: {
-            leave(id)
-        }
-    }
-
-    /// Caller `id` is gone: it gets `CancellationError`, and the exchange is cancelled when no
-    /// caller is left.
-    private func leave(_ id: Int) {
-        let (continuation, abandoned) = state.withLock { state -> (CheckedContinuation<SharedResponse, any Error>?, Task<SharedResponse, any Error>?) in
-            guard state.result == nil, !state.left.contains(id) else { return (nil, nil) }
-            state.left.insert(id)
-            let continuation = state.waiters.removeValue(forKey: id)
-            return (continuation, state.left.count == state.joined ? state.task : nil)
-        }
-        continuation?.resume(throwing: CancellationError())
-        abandoned?.cancel()
-    }
 }

@@ -210,9 +210,10 @@ final class FaultServer: Sendable {
                 guard send(connection, block) else { return false }
             }
             return send(connection, Array("Content-Length: 2\r\n\r\nok".utf8))
-        case "/both-lengths":  // Content-Length and chunked framing at once (RFC 9112 §6.3)
+        case "/both-lengths":  // Content-Length and chunked framing at once (RFC 9112 §6.3); `?fresh`: cacheable
             let chunks = Array("d\r\nhello world!!\r\n0\r\n\r\n".utf8)
-            _ = send(connection, Array("HTTP/1.1 200 Fault\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n".utf8) + chunks)
+            let freshness = query["fresh"] == nil ? "" : "Cache-Control: max-age=600\r\n"
+            _ = send(connection, Array("HTTP/1.1 200 Fault\r\n\(freshness)Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n".utf8) + chunks)
             return false
         case "/gzip-cut":  // the first half of setGzipBomb's body, framed as whole by Content-Length
             let bomb = gzipBomb.withLock { $0 }

@@ -77,6 +77,29 @@ struct HTTPDiskCacheTests {
         #expect(try DiskCacheStorage(directory: directory).variants(forKey: "k").isEmpty)
     }
 
+    @Test("An entry of format version 1 (written before entries carried their credentials) is never read, its checksum intact")
+    func versionOneEntry() throws {
+        let directory = try TransportTest.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let entry = CachedResponse(
+            method: "GET", statusCode: 200, headerFields: [["Cache-Control", "max-age=60"]], url: try #require(URL(string: "https://host/x")),
+            body: Data("stored".utf8), requestTime: Date(timeIntervalSince1970: 1_700_000_000), responseTime: Date(timeIntervalSince1970: 1_700_000_001), varyValues: [:])
+        try DiskCacheStorage(directory: directory).setVariants([entry], forKey: "k")
+        let file = directory.appendingPathComponent(DiskCacheStorage.fileName(for: "k"))
+        let written = try Data(contentsOf: file)
+        #expect(written.starts(with: Data("NETCACHE2\n".utf8)))
+        /// The format's trailing FNV-1a 64, big-endian, recomputed so only the version differs.
+        func sealed(_ payload: Data) -> Data {
+            let sum = payload.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01b3 }
+            return payload + withUnsafeBytes(of: sum.bigEndian, Array.init)
+        }
+        var payload = Data(written.dropLast(8))
+        #expect(sealed(payload) == written)  // the control: the checksum is computed as the storage does
+        payload[payload.startIndex + 8] = UInt8(ascii: "1")
+        try sealed(payload).write(to: file)
+        #expect(try DiskCacheStorage(directory: directory).variants(forKey: "k").isEmpty)
+    }
+
     @Test("The byte limit holds, entries are private files, and no temporary file is left")
     func limitAndFiles() async throws {
         let directory = try TransportTest.makeDirectory()

@@ -90,7 +90,7 @@ public struct CachingTransport: Transport {
     private func fetch(_ request: NetworkRequest, progress: TransportProgressHandler?) async throws -> NetworkStreamResponse {
         let requestTime = dates.now()
         let response = try await base.exchange(request, progress: progress)
-        return storing(response, for: request, requestTime: requestTime, responseTime: dates.now())
+        return try storing(response, for: request, requestTime: requestTime, responseTime: dates.now())
     }
 
     /// Asks the server whether `stored` is still current; a 304 refreshes and serves it.
@@ -114,7 +114,7 @@ public struct CachingTransport: Transport {
         let response = try await base.exchange(conditional, progress: progress)
         let responseTime = dates.now()
         guard response.statusCode == 304 else {
-            return storing(response, for: request, requestTime: requestTime, responseTime: responseTime)
+            return try storing(response, for: request, requestTime: requestTime, responseTime: responseTime)
         }
         _ = try? await response.body.collect(upTo: 0)  // a 304 has no body; ends the exchange
         let refreshed = Self.merging(response.response.headers, into: stored, requestTime: requestTime, responseTime: responseTime)
@@ -149,12 +149,13 @@ public struct CachingTransport: Transport {
     /// `response` with its body copied aside as it is read (up to the cache's entry size), and
     /// handed to ``HTTPCache/storeIfAllowed(_:body:for:requestTime:responseTime:)`` once it has
     /// been read to its end. A body declared larger than an entry is not copied at all.
-    private func storing(_ response: NetworkStreamResponse, for request: NetworkRequest, requestTime: Date, responseTime: Date) -> NetworkStreamResponse {
+    private func storing(_ response: NetworkStreamResponse, for request: NetworkRequest, requestTime: Date, responseTime: Date) throws -> NetworkStreamResponse {
         let (cache, head, limit) = (cache, response.response, cache.maximumEntrySize)
         guard (head.expectedContentLength ?? 0) <= Int64(limit) else { return response }
         var filled = response
         // Framed here as well as above the cache, so a body cut short is never stored.
-        let framed = BodyFraming.checked(response.body, head: head, method: request.httpMethod)
+        // An ambiguous length throws here, before anything is stored.
+        let framed = try BodyFraming.checked(response.body, head: head, method: request.httpMethod)
         filled.body = CacheFillingChunks.body(framed, limit: limit) { body in
             cache.storeIfAllowed(head, body: body, for: request, requestTime: requestTime, responseTime: responseTime)
         }

@@ -3,7 +3,8 @@ import NetCore
 
 /// The one check that a body without content coding is as long as its `Content-Length`: a
 /// shorter one ends with ``NetworkError/TransportFailure/connectionLost(_:)`` instead of passing
-/// for complete (a transport may see a closed connection as a normal end).
+/// for complete (a transport may see a closed connection as a normal end), and that the length
+/// is not contradicted by `Transfer-Encoding`.
 ///
 /// The check rides in the body itself (its iterator counts the bytes), not in a sequence wrapped
 /// around it: a wrapper cost two allocations and one more async call per chunk on every call.
@@ -13,8 +14,19 @@ struct BodyFraming: Sendable {
     /// The response's URL, for the error's text.
     let url: URL
 
-    static func checked(_ body: NetworkResponseBody, head: NetworkResponseHead, method: NetworkHttpMethod) -> NetworkResponseBody {
-        guard !body.isWithheld, !head.isFramedWithoutBody(answering: method), let expected = head.expectedContentLength else { return body }
+    /// `body`, made to end with an error if it is shorter than its head's `Content-Length`.
+    ///
+    /// Throws for a head with both `Content-Length` and `Transfer-Encoding`: RFC 9112 §6.3 says
+    /// such a message "ought to be handled as an error" (it is how responses are split and
+    /// smuggled). AsyncHTTPClient's parser refuses it; libcurl reads the chunks, and the length
+    /// check would then judge them by the other header.
+    static func checked(_ body: NetworkResponseBody, head: NetworkResponseHead, method: NetworkHttpMethod) throws -> NetworkResponseBody {
+        guard !head.isFramedWithoutBody(answering: method), let expected = head.expectedContentLength else { return body }
+        guard head.headers["Transfer-Encoding"] == nil else {
+            throw NetworkError.transport(.connectionLost(
+                "the response from \(NetworkRedaction.redactedURL(head.url)) has both Content-Length and Transfer-Encoding"))
+        }
+        guard !body.isWithheld else { return body }
         // A body already whole and long enough needs no check (a stub's, a cache hit's, a small
         // body a transport received whole).
         if case .whole(let data) = body.storage, Int64(data.count) >= expected { return body }
@@ -22,16 +34,6 @@ struct BodyFraming: Sendable {
         var framed = body
         framed.framing = BodyFraming(expected: expected, url: head.url)
         return framed
-    }
-
-    /// Refuses a head with both `Content-Length` and `Transfer-Encoding`: RFC 9112 §6.3 says such
-    /// a message "ought to be handled as an error" (it is how responses are split and smuggled).
-    /// AsyncHTTPClient's parser refuses it; libcurl reads the chunks, and the length check would
-    /// then judge them by the other header.
-    static func refuseAmbiguousLength(_ head: NetworkResponseHead, method: NetworkHttpMethod) throws {
-        guard head.expectedContentLength != nil, head.headers["Transfer-Encoding"] != nil, !head.isFramedWithoutBody(answering: method) else { return }
-        throw NetworkError.transport(.connectionLost(
-            "the response from \(NetworkRedaction.redactedURL(head.url)) has both Content-Length and Transfer-Encoding"))
     }
 
     /// Throws when the body ended after `received` bytes, short of ``expected``.

@@ -96,8 +96,7 @@ struct RedirectStage: Sendable {
     @inline(never)
     private func next(after response: consuming NetworkStreamResponse, of current: NetworkRequest, original: NetworkRequest,
                       followed: Int) throws -> Step {
-        try BodyFraming.refuseAmbiguousLength(response.response, method: current.httpMethod)
-        response.body = BodyFraming.checked(response.body, head: response.response, method: current.httpMethod)
+        response.body = try BodyFraming.checked(response.body, head: response.response, method: current.httpMethod)
         guard case .follow(let limit) = policy,
               let next = try RedirectRule.nextRequest(after: response.response, for: current) else {
             response.originalRequest = original
