@@ -15,14 +15,14 @@ protocol ChunkDecoder {
 
 /// The one loop behind the decoded sequences: pulls chunks, hands out what each completes in
 /// order, and throws a failure (the chunks' or the decoder's) only after the values that came
-/// before it. After the end or a failure it returns `nil` and reads no further.
+/// before it. After the end or a failure it returns `nil`, reads no further, and lets go of the
+/// chunks' iterator (a body's reader holds its connection until let go).
 struct DecodingReader<Chunks: AsyncIteratorProtocol, Decoder: ChunkDecoder> where Chunks.Element == Data {
-    var chunks: Chunks
+    private var chunks: Chunks?
     var decoder: Decoder
     private var ready: [Decoder.Output] = []
     private var position = 0
     private var failure: (any Error)?
-    private var ended = false
 
     init(chunks: Chunks, decoder: Decoder) {
         self.chunks = chunks
@@ -35,10 +35,10 @@ struct DecodingReader<Chunks: AsyncIteratorProtocol, Decoder: ChunkDecoder> wher
                 self.failure = nil
                 throw failure
             }
-            guard !ended else { return nil }
+            guard chunks != nil else { return nil }  // ended
             let chunk: Data?
             do {
-                chunk = try await chunks.next()
+                chunk = try await chunks?.next()
             } catch {
                 end()
                 throw error
@@ -61,6 +61,6 @@ struct DecodingReader<Chunks: AsyncIteratorProtocol, Decoder: ChunkDecoder> wher
     }
 
     private mutating func end() {
-        ended = true
+        chunks = nil
     }
 }

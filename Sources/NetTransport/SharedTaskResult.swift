@@ -9,7 +9,7 @@ import Foundation
 /// The task goes on when its waiters leave (a credential refresh: later calls want its result),
 /// unless the result was made with `cancelsWhenAbandoned` (a shared exchange: nobody else would
 /// read it), in which case the task is cancelled once every caller that joined has left, and no
-/// one may join after that.
+/// one may join after that until the result is in.
 final class SharedTaskResult<Success: Sendable>: Sendable {
     private struct State: Sendable {
         var task: Task<Success, any Error>?
@@ -37,7 +37,7 @@ final class SharedTaskResult<Success: Sendable>: Sendable {
         run(task)
     }
 
-    /// Starts watching `task`, once; its result goes to every waiter, present and future.
+    /// Starts watching `task`; its result goes to every waiter, present and future. Called once.
     func run(_ task: Task<Success, any Error>) {
         state.withLock { $0.task = task }
         Task { self.finish(await task.result) }
@@ -47,7 +47,7 @@ final class SharedTaskResult<Success: Sendable>: Sendable {
     var waiting: Int { state.withLock { $0.waiting } }
 
     /// Registers a caller and returns its id for ``value(_:)``; `nil` when the task was abandoned
-    /// (`cancelsWhenAbandoned`, and every caller so far has left).
+    /// (`cancelsWhenAbandoned`, and every caller so far has left before the result came).
     func join() -> Int? {
         state.withLock { state in
             if cancelsWhenAbandoned, state.isAbandoned { return nil }
@@ -58,7 +58,7 @@ final class SharedTaskResult<Success: Sendable>: Sendable {
     }
 
     /// Joins and waits: the task's result, or `CancellationError` once the calling task is
-    /// cancelled.
+    /// cancelled or when the task was abandoned (``join()``).
     func value() async throws -> Success {
         guard let id = join() else { throw CancellationError() }
         return try await value(id)

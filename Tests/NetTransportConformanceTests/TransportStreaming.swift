@@ -124,6 +124,57 @@ enum TransportStreaming {
             #expect(await FaultServer.shared.wait(for: "closed-by-client", key: key, limit: hang), "\(FaultServer.shared.events(key))")
             FaultServer.shared.release(key)
         },
+        Check(name: "a body has one reader: a second iterator, or a collect after a partial read, throws a typed error and the first reads on intact") { make in
+            // Both of AsyncHTTPClientTransport's APIs: a stream on an idle transport takes the
+            // delegate API, a download's exchange the async API (whose SwiftNIO sequence stops the
+            // process on a second iterator).
+            let transport = make()  // kept: AsyncHTTPClientTransport's end cancels its exchanges
+            for use in [ResponseBodyUse.streamed, .toFile] {
+                let key = UUID().uuidString
+                var request = try NetworkRequest(url: url("/hold?key=\(key)&first=1000&size=200000"))
+                request.responseBodyUse = use
+                let response = try await transport.exchange(request, progress: nil)
+                var first = response.body.makeAsyncIterator()
+                var received = try #require(try await first.next()).count
+                FaultServer.shared.release(key)
+                var second = response.body.makeAsyncIterator()
+                do {
+                    _ = try await second.next()
+                    Issue.record("\(use): a second iterator read the body")
+                } catch NetworkError.transport(.other(let message)) {
+                    #expect(message.contains("already being read"), "\(message)")
+                }
+                do {
+                    _ = try await response.body.collect()
+                    Issue.record("\(use): a collect after a partial read read the body")
+                } catch NetworkError.transport(.other(let message)) {
+                    #expect(message.contains("already being read"), "\(message)")
+                }
+                var intact = true
+                while let chunk = try await first.next() {
+                    intact = intact && isPattern(chunk, at: received)
+                    received += chunk.count
+                }
+                #expect(received == 200_000 && intact, "\(use): \(received) bytes")
+            }
+        },
+        Check(name: "a JSON Lines reader that throws lets go of the body: with the reader kept, dropping the response closes the connection") { make in
+            let key = UUID().uuidString
+            let client = NetworkClient(transport: make())
+            var lines: JSONLinesSequence<Int, NetworkResponseBody>.AsyncIterator
+            do {
+                let stream = try await client.requestStream(for: url("/hold?key=\(key)&first=1000&size=200000"))
+                lines = stream.body.jsonLines(of: Int.self).makeAsyncIterator()
+            }
+            // The server's bytes (0, 1, 2…) are no JSON: the first line fails to decode.
+            do {
+                let value = try await lines.next()
+                Issue.record("a line of the byte pattern decoded as \(String(describing: value))")
+            } catch NetworkError.stream(.undecodableLine(_, _, _)) {}
+            #expect(await FaultServer.shared.wait(for: "closed-by-client", key: key, limit: hang), "\(FaultServer.shared.events(key))")
+            #expect(try await lines.next() == nil)  // the reader, kept to here, has ended
+            FaultServer.shared.release(key)
+        },
         Check(name: "a streamed body cut short of its Content-Length ends with connectionLost, not a quiet end") { make in
             let client = NetworkClient(transport: make())
             let stream = try await client.requestStream(for: url("/cut?size=100000&at=60000"))

@@ -151,11 +151,11 @@ public struct CachingTransport: Transport {
     /// been read to its end. A body declared larger than an entry is not copied at all.
     private func storing(_ response: NetworkStreamResponse, for request: NetworkRequest, requestTime: Date, responseTime: Date) throws -> NetworkStreamResponse {
         let (cache, head, limit) = (cache, response.response, cache.maximumEntrySize)
+        // Framed here as well as above the cache, so a body cut short is never stored; an
+        // ambiguous length throws here, whatever its size, before anything is read.
+        let framed = try BodyFraming.checked(response.body, head: head, method: request.httpMethod)
         guard (head.expectedContentLength ?? 0) <= Int64(limit) else { return response }
         var filled = response
-        // Framed here as well as above the cache, so a body cut short is never stored.
-        // An ambiguous length throws here, before anything is stored.
-        let framed = try BodyFraming.checked(response.body, head: head, method: request.httpMethod)
         filled.body = CacheFillingChunks.body(framed, limit: limit) { body in
             cache.storeIfAllowed(head, body: body, for: request, requestTime: requestTime, responseTime: responseTime)
         }

@@ -4,7 +4,11 @@ import NetCore
 /// A response body as it arrives: an `AsyncSequence` of byte chunks that the caller pulls.
 ///
 /// A transport reads from the network only as fast as chunks are taken (the buffer each transport
-/// keeps is documented on it), so a slow consumer holds memory flat. Iterate it once:
+/// keeps is documented on it), so a slow consumer holds memory flat. Iterate it once, from one
+/// task: a body that arrives in chunks has one reader, and a second iterator (another loop,
+/// another task, a `collect()` after a partial read) throws ``NetworkError/TransportFailure/other(_:)``
+/// at its first `next()` without disturbing the first. A body already whole in memory may be read
+/// again.
 ///
 /// ```swift
 /// let stream = try await client.requestStream(for: "https://example.com/log")
@@ -40,10 +44,13 @@ public struct NetworkResponseBody: AsyncSequence, Sendable {
     var isWithheld = false
     /// The `Content-Length` the body must reach, checked as it is read (see ``BodyFraming``).
     var framing: BodyFraming?
+    /// Taken by the first iterator of a body that arrives in chunks; shared by the body's copies.
+    private var reader: ReaderClaim?
 
     init(storage: Storage, lease: BodyLease?) {
         self.storage = storage
         self.lease = lease
+        if case .whole = storage {} else { reader = ReaderClaim() }
     }
 
     /// A body already in memory (a stub's answer, a cache hit, a small body a transport received
@@ -65,6 +72,7 @@ public struct NetworkResponseBody: AsyncSequence, Sendable {
         var body = NetworkResponseBody(storage: storage, lease: BodyLease(parent: lease, action: action))
         body.isWithheld = isWithheld
         body.framing = framing
+        body.reader = reader  // the same chunks: one reader between them
         return body
     }
 
@@ -114,6 +122,8 @@ public struct NetworkResponseBody: AsyncSequence, Sendable {
             case whole(Data?)
             case channel(BodyChannel)
             case sequence(any ChunkReader)
+            /// Another iterator has the chunks.
+            case refused
             case ended
         }
 
@@ -123,8 +133,13 @@ public struct NetworkResponseBody: AsyncSequence, Sendable {
         private var received: Int64 = 0
 
         init(body: NetworkResponseBody) {
-            lease = body.lease
             framing = body.framing
+            guard body.reader?.claim() ?? true else {
+                // Not the body's reader: its end is the other iterator's to report.
+                (lease, source) = (nil, .refused)
+                return
+            }
+            lease = body.lease
             source = switch body.storage {
             case .whole(let data): .whole(data.isEmpty ? nil : data)
             case .channel(let channel): .channel(channel)
@@ -147,6 +162,10 @@ public struct NetworkResponseBody: AsyncSequence, Sendable {
                     // the body's end, so it must not pass for one.
                     chunk = try await reader.next()
                     if chunk == nil { try Task.checkCancellation() }
+                case .refused:
+                    source = .ended
+                    throw NetworkError.transport(.other(
+                        "this response body is already being read, or was read; iterate a body once, from one task"))
                 case .ended:
                     return nil
                 }
@@ -166,6 +185,21 @@ public struct NetworkResponseBody: AsyncSequence, Sendable {
         private mutating func end() {
             source = .ended
             lease?.end()
+        }
+    }
+}
+
+/// Whether a body's chunks have their reader: a second reader would take chunks from the first
+/// (a channel, AsyncHTTPClient's delegate API), read an ended exchange as an empty body, or stop
+/// the process (SwiftNIO's body sequence allows one iterator and traps on a second).
+final class ReaderClaim: Sendable {
+    private let taken = Locked(false)
+
+    /// `true` for the first caller only.
+    func claim() -> Bool {
+        taken.withLock { taken in
+            defer { taken = true }
+            return !taken
         }
     }
 }
