@@ -121,7 +121,7 @@ extension NetworkRedaction {
     /// auth scheme, secret query values, a URL password), for scrubbing text that echoes them.
     package static func secretValues(of request: NetworkRequest) -> [String] {
         var values: [String] = []
-        for header in request.headers where isSensitiveHeader(header.name) {
+        for header in request.headers where request.isSecretHeader(header.name) {
             values.append(header.value)
             let parts = header.value.split(separator: " ", maxSplits: 1)
             if parts.count == 2 { values.append(String(parts[1])) }

@@ -47,8 +47,9 @@ extension NetworkRequest {
             arguments += ["--max-time", String(timeout.secondsValue)]
         }
         for header in headers {
-            let value = options.redactsSecrets && options.sensitiveHeaderNames.contains(NetworkHeaders.lowercased(header.name))
-                ? NetworkRedaction.redactedCredential(header.value) : header.value
+            let secret = options.sensitiveHeaderNames.contains(NetworkHeaders.lowercased(header.name))
+                || secretHeaderNames.contains { NetworkHeaders.sameName($0, header.name) }
+            let value = options.redactsSecrets && secret ? NetworkRedaction.redactedCredential(header.value) : header.value
             // `Name:` with nothing after it would make curl drop the header; `Name;` sends it empty.
             arguments += ["-H", value.isEmpty ? "\(header.name);" : "\(header.name): \(value)"]
         }

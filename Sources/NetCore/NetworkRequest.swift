@@ -66,6 +66,22 @@ public struct NetworkRequest: Sendable, CustomStringConvertible {
         get { storage.secretQueryKeys }
         _modify { yield &uniqueStorage().secretQueryKeys }
     }
+    /// Header names (any case) whose values are credentials, on top of
+    /// ``NetworkRedaction/sensitiveHeaderNames``: like those, dropped when a redirect leaves the
+    /// origin, kept apart per value by the HTTP cache, and redacted in curl commands and HAR
+    /// archives. An `AuthenticationInterceptor` adds the name it signs with; add your own
+    /// (`PRIVATE-TOKEN`, `X-Vault-Token`).
+    public var secretHeaderNames: Set<String> {
+        get { storage.secretHeaderNames }
+        _modify { yield &uniqueStorage().secretHeaderNames }
+    }
+    /// Whether header `name`'s value is a credential: a name Net knows as one, or one of
+    /// ``secretHeaderNames``.
+    public func isSecretHeader(_ name: String) -> Bool {
+        if NetworkRedaction.isSensitiveHeader(name) { return true }
+        let secret = storage.secretHeaderNames
+        return !secret.isEmpty && secret.contains { NetworkHeaders.sameName($0, name) }
+    }
     /// Which refresh generation of an `AuthenticationInterceptor`'s credential signed this request,
     /// so a 401 can tell a request of the burst a failed refresh answered from a later one.
     package var credentialGeneration: Int? {

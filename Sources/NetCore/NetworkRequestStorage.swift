@@ -19,6 +19,7 @@ final class NetworkRequestStorage: @unchecked Sendable {
     var timeout: Duration?
     var cachePolicy: NetworkCachePolicy = .useProtocolCachePolicy
     var secretQueryKeys: Set<String>
+    var secretHeaderNames: Set<String> = []
     var credentialGeneration: Int?
     /// Whether ``url`` met `validate()`'s rules when it was set: checking a URL reads its text,
     /// and the initialisers and every transport validate each request.
@@ -42,6 +43,7 @@ final class NetworkRequestStorage: @unchecked Sendable {
         timeout = other.timeout
         cachePolicy = other.cachePolicy
         secretQueryKeys = other.secretQueryKeys
+        secretHeaderNames = other.secretHeaderNames
         credentialGeneration = other.credentialGeneration
         urlPassedValidation = other.urlPassedValidation
     }

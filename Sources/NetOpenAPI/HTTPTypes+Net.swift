@@ -5,23 +5,39 @@ import NetCore
 
 extension NetworkHeaders {
     /// Net's header fields from swift-http-types' fields: in order, repeated names kept, names as
-    /// they were spelled.
+    /// they were spelled. Repeated `Cookie` fields are one value in swift-http-types (its pieces
+    /// joined with `; `, RFC 6265 §5.4), and become one field at the first one's place.
     ///
     /// - Throws: ``NetworkError/RequestFailure/invalidHeader(name:reason:)`` for a value Net does
-    ///   not send (a control character other than tab, which `HTTPField(name:lenientValue:)` can hold).
+    ///   not send: a control character other than tab (which `HTTPField(name:lenientValue:)` can
+    ///   hold), or bytes that are not UTF-8 (obs-text, which Net's `String` values cannot carry
+    ///   unchanged: ``NetworkError/InvalidHeaderReason/forbiddenValueCharacter(_:)`` names U+FFFD).
     public init(_ fields: HTTPFields) throws {
         self.init()
+        var cookies: [String] = []
+        var cookieName: String?
         for field in fields {
             // `HTTPFields` holds token names only (it refuses pseudo-header fields), so a field
             // whose value is valid (checked on bytes, as Net checks) holds only what Net sends.
             // Lenient values go through Net's own check, which names the fault.
             let name = field.name.rawName
+            let isUTF8 = field.withUnsafeBytesOfValue { String(validating: $0, as: UTF8.self) != nil }
+            guard isUTF8 else { throw NetworkError.request(.invalidHeader(name: name, reason: .forbiddenValueCharacter("\u{FFFD}"))) }
+            if field.name == .cookie {
+                if cookieName == nil {
+                    cookieName = name
+                    appendPrevalidated(name: name, value: "")  // its place; the value is set below
+                }
+                cookies.append(field.value)
+                continue
+            }
             if HTTPField.isValidValue(field.value) {
                 appendPrevalidated(name: name, value: field.value)
             } else {
                 try add(name: name, value: field.value)
             }
         }
+        if let cookieName { try set(name: cookieName, value: cookies.joined(separator: "; ")) }
     }
 }
 
@@ -57,16 +73,28 @@ extension NetworkRequest {
     /// request has no authority (as a generated client's), `baseURL` followed by that path.
     ///
     /// - Throws: ``NetworkError/RequestFailure/invalidURL(_:reason:)`` when the result is not an
-    ///   absolute http or https URL, and the header errors of ``NetworkHeaders/init(_:)``.
+    ///   absolute http or https URL, when the target is not a path (`*`, or none as for
+    ///   `CONNECT`), and when `baseURL` has a query or a fragment (the path would follow it);
+    ///   and the header errors of ``NetworkHeaders/init(_:)``.
     public init(_ request: HTTPRequest, body: NetworkRequestBody = .none, baseURL: URL? = nil) throws {
-        let path = request.path ?? ""
+        // An origin-form target (`/path?query`), or none: `*` (OPTIONS) and an authority-form
+        // target (CONNECT) are not requests Net sends, and a path without its `/` would run into
+        // the authority (`example.comitems`).
+        guard let path = request.path, path.isEmpty || path.hasPrefix("/") else {
+            throw NetworkError.request(.invalidURL(request.path ?? "", reason: .malformed))
+        }
         let text: String
         if let authority = request.authority, !authority.isEmpty {
             text = "\(request.scheme ?? "https")://\(authority)\(path)"
         } else if let baseURL {
+            // The path is appended to the base URL's own: a query or fragment there would end up
+            // before it, and the request would go to the base URL's path.
+            guard baseURL.query == nil, baseURL.fragment == nil else {
+                throw NetworkError.request(.invalidURL(NetworkRedaction.redactedURL(baseURL), reason: .malformed))
+            }
             var base = baseURL.absoluteString
             while base.hasSuffix("/") { base.removeLast() }
-            text = base + (path.hasPrefix("/") || path.isEmpty ? path : "/" + path)
+            text = base + path
         } else {
             throw NetworkError.request(.invalidURL(path, reason: .missingHost))
         }

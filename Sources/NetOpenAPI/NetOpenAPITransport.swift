@@ -50,7 +50,13 @@ public struct NetOpenAPITransport: ClientTransport {
     /// Net's request for a generated one.
     @inline(never)
     private static func outgoing(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL) throws -> NetworkRequest {
-        try NetworkRequest(request, body: NetworkRequestBody(body), baseURL: baseURL)
+        var outgoing = try NetworkRequest(request, body: NetworkRequestBody(body), baseURL: baseURL)
+        // The framing is the body's to say, as AsyncHTTPClient's own framing does: a
+        // `Content-Length` a middleware left behind after changing the body would have the server
+        // read too few or too many bytes, a second one or a `Transfer-Encoding` contradict it.
+        outgoing.headers.remove(name: "Transfer-Encoding")
+        if body != nil { outgoing.headers.remove(name: "Content-Length") }
+        return outgoing
     }
 
     /// A response with a body to read as it arrives: its head converted, the body handed over.

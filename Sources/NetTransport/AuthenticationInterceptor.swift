@@ -71,15 +71,23 @@ public struct AuthenticationInterceptor<Credential: Sendable>: NetworkIntercepto
         let field = header(credential)
         var signed = request
         try signed.headers.set(name: field.name, value: field.value)
+        // Whatever its name, it is a credential: a redirect to another origin drops it, the
+        // cache keeps answers to it apart, logs and archives redact it.
+        signed.secretHeaderNames.insert(field.name)
         signed.credentialGeneration = generation
         return signed
     }
 
-    /// On a 401, refreshes (once for all concurrent 401s) and retries the request.
+    /// On a 401 from the origin the request was signed for, refreshes (once for all concurrent
+    /// 401s) and retries the request. A 401 from another origin, reached by a redirect (which
+    /// dropped the credential), is returned as it is.
     public func interceptResponse(
         _ request: NetworkRequest, retryNumber: Int, result: Result<NetworkSessionInterception, any Error>
     ) async throws -> NetworkSessionInterceptionResult {
         guard case .success(let interception) = result, isUnauthorized(interception.response) else { return .nothing }
+        // A 401 from another origin a redirect led to is not a rejection of this credential,
+        // which the redirect dropped: refreshing would not help, and each retry would refresh.
+        guard RedirectRule.sameOrigin(interception.response.url, request.url) else { return .nothing }
         try await store.refreshAfterRejection(of: request, header: header)
         return .retry(request)
     }

@@ -212,7 +212,9 @@ extension NetworkSession {
                 next = request
                 delay = wait
             }
-            guard retryNumber < settings.maximumRetryCount, (deadline.remaining > .zero) else {
+            // A wait that would outlast the call's deadline gives up now with what the attempt
+            // got (a 503 and its Retry-After, say), not with a timeout at the deadline.
+            guard retryNumber < settings.maximumRetryCount, (deadline.remaining > (delay ?? .zero)) else {
                 return try CallOutcome.finishing(attempted, staging: staging, metrics: metrics)
             }
             metrics.recordRetry(reason: AttemptOutcome.retryReason(attempted), requestedBy: ledger?.lastRequester, delay: delay)

@@ -34,16 +34,17 @@ public enum RedirectRule {
             for name in ["Content-Type", "Content-Length", "Transfer-Encoding"] { next.headers.remove(name: name) }
         }
         if !sameOrigin(request.url, target) {
-            // Every credential Net knows by name (an API key an interceptor signed with among
-            // them), not only the three the specifications name.
-            for name in Set(next.headers.map(\.name)) where NetworkRedaction.isSensitiveHeader(name) {
+            // Every credential Net knows by name or the request marks as one (an API key an
+            // interceptor signed with among them), not only the three the specifications name.
+            for name in Set(next.headers.map(\.name)) where request.isSecretHeader(name) {
                 next.headers.remove(name: name)
             }
         }
         return next
     }
 
-    private static func sameOrigin(_ lhs: URL, _ rhs: URL) -> Bool {
+    /// Whether `lhs` and `rhs` have one origin: scheme, host and effective port.
+    static func sameOrigin(_ lhs: URL, _ rhs: URL) -> Bool {
         lhs.scheme?.lowercased() == rhs.scheme?.lowercased()
             && lhs.host?.lowercased() == rhs.host?.lowercased()
             && effectivePort(lhs) == effectivePort(rhs)

@@ -8,26 +8,65 @@ enum UploadSource: Sendable {
     /// A file; `spooled` files were written by Net from a stream and are Net's to delete.
     case file(URL, spooled: Bool)
 
-    /// Reads the body's form: files are checked now, streams are written to a temporary file.
+    /// Bodies up to this size are sent from memory, even when they come from a file or a stream.
+    /// FoundationNetworking reads a file body ahead on a queue of its own and, when that read
+    /// lands after the task was stopped (cancelled, timed out, failed), resumes the removed
+    /// transfer with a `try!` that stops the process (Docs/Linux-notes.md); a body in memory is
+    /// never read ahead. 1 MiB: most API uploads, at a bounded cost per call in flight.
+    static let inMemoryLimit: Int64 = 1 << 20
+
+    /// Reads the body's form: files are checked now (and read, when small), streams are read
+    /// into memory while small and written to a temporary file past that.
     static func prepare(_ body: NetworkRequestBody, spoolDirectory: URL) async throws -> UploadSource {
         switch body {
         case .none: return .none
         case .data(let data): return data.isEmpty ? .none : .data(data)
         case .file(let url):
-            _ = try body.contentLength()
-            return .file(url, spooled: false)
+            let size = try body.contentLength() ?? 0
+            guard size <= inMemoryLimit else { return .file(url, spooled: false) }
+            let data = try readWhole(url, size: size)
+            return data.isEmpty ? .none : .data(data)
         case .stream(let stream):
-            return .file(try await spool(stream, into: spoolDirectory), spooled: true)
+            return try await collectOrSpool(stream, into: spoolDirectory)
         }
     }
 
-    /// Writes every chunk of `stream` to a new file; the file is removed if anything fails.
-    private static func spool(_ stream: NetworkBodyStream, into directory: URL) async throws -> URL {
+    /// The file's `size` bytes, read now; a file that is no longer that size is an error.
+    private static func readWhole(_ url: URL, size: Int64) throws -> Data {
+        let reader = try FileChunkReader(url: url, expectedSize: size)
+        var data = Data(count: Int(size))
+        var filled = 0
+        try data.withUnsafeMutableBytes { buffer in
+            while let count = try reader.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...])) {
+                filled += count
+            }
+        }
+        return data
+    }
+
+    /// The stream's chunks in memory while they come to at most ``inMemoryLimit`` bytes, else
+    /// every chunk written to a new file, which is removed if anything fails.
+    private static func collectOrSpool(_ stream: NetworkBodyStream, into directory: URL) async throws -> UploadSource {
+        var reader = stream.makeReader()
+        var collected = Data()
+        while let chunk = try await reader.next() {
+            try Task.checkCancellation()
+            collected.append(chunk)
+            if Int64(collected.count) > inMemoryLimit {
+                return .file(try await spool(first: collected, rest: &reader, into: directory), spooled: true)
+            }
+        }
+        return collected.isEmpty ? .none : .data(collected)
+    }
+
+    /// Writes `first`, then every remaining chunk of `rest`, to a new file; the file is removed if
+    /// anything fails.
+    private static func spool(first: Data, rest reader: inout NetworkBodyStream.Reader, into directory: URL) async throws -> URL {
         let url = directory.appendingPathComponent("net-upload-\(UUID().uuidString)")
         let file = try BodyFile.create(at: url)
         do {
-            var reader = stream.makeReader()
             var writer = FileWriter(fd: file.fileDescriptor, path: url.path, offset: 0)
+            try writer.write(first)
             while let chunk = try await reader.next() {
                 try Task.checkCancellation()
                 try writer.write(chunk)

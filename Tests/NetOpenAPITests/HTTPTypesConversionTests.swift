@@ -47,6 +47,49 @@ struct HTTPTypesConversionTests {
         #expect(throws: NetworkError.self) { try NetworkRequest(noBase) }
     }
 
+    @Test("a base URL with a query or a fragment, and targets that are not paths (OPTIONS *, CONNECT, a path without its /), are typed errors, never another URL")
+    func targetsRefused() throws {
+        let items = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/items?limit=2")
+        for base in ["https://h.example/api?v=1", "https://h.example/api#top"] {
+            let baseURL = try #require(URL(string: base))
+            #expect(throws: NetworkError.self, "\(base)") { try NetworkRequest(items, baseURL: baseURL) }
+        }
+        let asterisk = HTTPRequest(method: .options, scheme: "https", authority: "h.example", path: "*")
+        let connect = HTTPRequest(method: .connect, scheme: nil, authority: "h.example:443", path: nil)
+        let bare = HTTPRequest(method: .get, scheme: "https", authority: "h.example", path: "items")
+        for request in [asterisk, connect, bare] {
+            let error = #expect(throws: NetworkError.self) { try NetworkRequest(request, baseURL: URL(string: "https://h.example")) }
+            guard case .request(.invalidURL(_, .malformed))? = error else {
+                Issue.record("expected invalidURL, got \(String(describing: error))")
+                continue
+            }
+        }
+    }
+
+    @Test("repeated Cookie fields, one value in swift-http-types, become one field joined with '; ' where the first was")
+    func cookiesJoined() throws {
+        var fields = HTTPFields()
+        fields.append(HTTPField(name: .cookie, value: "a=1"))
+        fields.append(HTTPField(name: .accept, value: "*/*"))
+        fields.append(HTTPField(name: .cookie, value: "b=2"))
+        let headers = try NetworkHeaders(fields)
+        #expect(headers.map(\.name) == ["Cookie", "Accept"])
+        #expect(headers.values(for: "Cookie") == ["a=1; b=2"])
+        #expect(fields[.cookie] == "a=1; b=2")  // what swift-http-types itself says the value is
+    }
+
+    @Test("a field value whose bytes are not UTF-8 is a typed error, not a rewrite to U+FFFD")
+    func nonUTF8Refused() throws {
+        let name = try #require(HTTPField.Name("X-Latin1"))
+        let fields = HTTPFields([HTTPField(name: name, value: [0x63, 0x61, 0x66, 0xE9])])  // "café" in Latin-1
+        let error = #expect(throws: NetworkError.self) { try NetworkHeaders(fields) }
+        guard case .request(.invalidHeader(let field, .forbiddenValueCharacter("\u{FFFD}")))? = error else {
+            Issue.record("expected invalidHeader, got \(String(describing: error))")
+            return
+        }
+        #expect(field == "X-Latin1")
+    }
+
     @Test("pseudo-header rules: none of Net's fields becomes a pseudo-header; the authority decides the URL")
     func pseudoHeaders() throws {
         // `:authority` is not a token: Net never holds it as a field, and HTTPFields would refuse it.

@@ -23,6 +23,17 @@ struct NetOpenAPIBodyTests {
         #expect(seen == "\(Self.total) - \(Self.total)")
     }
 
+    @Test("framing headers a middleware left behind (a stale Content-Length, a Transfer-Encoding) give way to the body's own length",
+          arguments: ClientUnderTest.net)
+    func staleFramingHeaders(_ under: ClientUnderTest) async throws {
+        let body = HTTPBody(Self.stream(), length: .known(Int64(Self.total)), iterationBehavior: .single)
+        var fields = HTTPFields()
+        fields[.contentLength] = "3"
+        fields[.transferEncoding] = "chunked"
+        let seen = try await Self.put(body, key: "stale-\(UUID().uuidString)", through: NetworkClient(transport: under.netTransport), fields: fields)
+        #expect(seen == "\(Self.total) - \(Self.total)")
+    }
+
     /// URLSessionTransport spools a streamed body to a file and sends it with its length, because
     /// FoundationNetworking sends a body stream chunked *and* with a length (Docs/Linux-notes.md).
     @Test("a body of unknown length is sent chunked on AsyncHTTPClient, spooled and sent with its length on URLSession",
@@ -98,9 +109,9 @@ struct NetOpenAPIBodyTests {
         try await put(body, key: key, through: NetworkClient(transport: under.netTransport))
     }
 
-    static func put(_ body: HTTPBody, key: String, through session: NetworkClient) async throws -> String {
+    static func put(_ body: HTTPBody, key: String, through session: NetworkClient, fields: HTTPFields = [:]) async throws -> String {
         let transport = NetOpenAPITransport(session: session)
-        let request = HTTPRequest(method: .put, scheme: nil, authority: nil, path: "/framing/\(key)")
+        let request = HTTPRequest(method: .put, scheme: nil, authority: nil, path: "/framing/\(key)", headerFields: fields)
         let (response, answer) = try await transport.send(request, body: body, baseURL: try await BodyFramingServer.baseURL(), operationID: "put")
         guard response.status == .ok, let answer else { throw ServerTestError(description: "status \(response.status)") }
         return try await String(collecting: answer, upTo: 1 << 10)

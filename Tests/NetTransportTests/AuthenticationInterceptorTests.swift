@@ -100,6 +100,29 @@ struct AuthenticationInterceptorTests {
         #expect(await refreshes.value == 3)
     }
 
+    @Test("a credential signed under a name Net does not know is dropped by a redirect to another origin, and that origin's 401 is returned without a refresh")
+    func customHeaderAcrossOrigins() async throws {
+        let stub = StubTransport { request in
+            switch request.url.host() {
+            case "api.example.com":
+                request.headers["PRIVATE-TOKEN"] == "t0"
+                    ? .status(.found, headers: [.header(key: "Location", value: "https://files.example.net/f")])
+                    : .status(.unauthorized)
+            default: .status(.unauthorized)  // the other origin refuses whatever arrives
+            }
+        }
+        let refreshes = Counter()
+        let auth = AuthenticationInterceptor<String>(credential: "t0", header: { .header(key: "PRIVATE-TOKEN", value: $0) }) { _ in
+            "t\(await refreshes.increment())"
+        }
+        let client = NetworkClient(transport: stub, interceptors: [auth])
+        let response = try await client.requestData(for: "https://api.example.com/download")
+        #expect(response.statusCode == 401 && response.response.url.host() == "files.example.net")
+        #expect(await refreshes.value == 0)
+        #expect(stub.requests.map { $0.request.url.host() } == ["api.example.com", "files.example.net"])
+        #expect(stub.requests.last?.request.headers["PRIVATE-TOKEN"] == nil)
+    }
+
     @Test("composed with RetryPolicy and a concurrency limit, auth still refreshes once")
     func composed() async throws {
         let refreshes = Counter()

@@ -99,6 +99,18 @@ struct RetryPolicyTests {
         #expect(stub.requests.count == 3)
     }
 
+    @Test("a Retry-After longer than the call has left returns the answer at once, not a timeout at the deadline", .timeLimit(.minutes(1)))
+    func retryAfterPastTheDeadline() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/busy", respond: .status(503, headers: [.header(key: "Retry-After", value: "30")]), .status(200))
+        // On a manual clock nobody advances: a retry that waited for the 30 s (or the call's 10 s)
+        // would never end, and the time limit would fail the test.
+        let client = NetworkClient(transport: stub, interceptors: [RetryPolicy(maximumRetryAfter: .seconds(60))], clock: ManualClock())
+        let response = try await client.requestData(for: NetworkRequest(url: "https://host/busy", timeout: .seconds(10)))
+        #expect(response.statusCode == 503 && response.response.headers["Retry-After"] == "30")
+        #expect(stub.requests.count == 1)
+    }
+
     @Test("Retry-After parsing: seconds and the three HTTP-date forms")
     func parsing() throws {
         let now = try #require(RetryAfter.httpDate("Sun, 06 Nov 1994 08:49:37 GMT"))

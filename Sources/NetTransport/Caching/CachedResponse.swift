@@ -83,7 +83,7 @@ public struct CachedResponse: Sendable, Hashable, Codable {
     func matches(_ request: inout RequestVaryValues, separatingCredentials: Bool) -> Bool {
         for (name, value) in varyValues where request.value(of: name) != value { return false }
         guard separatingCredentials, request.carriesCredentials() else { return true }
-        for field in request.headers where NetworkRedaction.isSensitiveHeader(field.name) {
+        for field in request.headers where request.isSecretHeader(field.name) {
             // Keys are lower-cased; compared as header names are (ASCII case only), without a
             // lower-cased copy of the field's name.
             guard varyValues.keys.contains(where: { NetworkHeaders.sameName($0, field.name) }) else {
@@ -94,12 +94,13 @@ public struct CachedResponse: Sendable, Hashable, Codable {
     }
 
     /// A request's value for a `Vary` header: its fields joined, or `nil` when absent; a
-    /// credential's as the hex of its SHA-256, so that no stored entry holds one.
-    static func varyValue(of name: String, in headers: NetworkHeaders) -> String? {
-        let values = headers.values(for: name)
+    /// credential's (``NetworkRequest/isSecretHeader(_:)``) as the hex of its SHA-256, so that no
+    /// stored entry holds one.
+    static func varyValue(of name: String, in request: NetworkRequest) -> String? {
+        let values = request.headers.values(for: name)
         guard !values.isEmpty else { return nil }
         let joined = values.joined(separator: ", ")
-        guard NetworkRedaction.isSensitiveHeader(name) else { return joined }
+        guard request.isSecretHeader(name) else { return joined }
         return "sha256:" + SHA256.hash(Array(joined.utf8)).map { String($0, radix: 16).leftPadded(to: 2) }.joined()
     }
 }
@@ -107,19 +108,25 @@ public struct CachedResponse: Sendable, Hashable, Codable {
 /// A request's values for `Vary`ed headers, each worked out once however many stored variants
 /// are compared with it: a credential's is a SHA-256.
 struct RequestVaryValues {
-    let headers: NetworkHeaders
+    let request: NetworkRequest
     private var known: [String: String?] = [:]
     private var credentials: Bool?
 
     init(_ request: NetworkRequest) {
-        headers = request.headers
+        self.request = request
     }
 
-    /// Whether the request carries any header Net knows as a credential: scanned once, and only
-    /// when a cache that keeps answers apart asks (not on every lookup).
+    var headers: NetworkHeaders { request.headers }
+
+    /// See ``NetworkRequest/isSecretHeader(_:)``.
+    func isSecretHeader(_ name: String) -> Bool { request.isSecretHeader(name) }
+
+    /// Whether the request carries a credential (``NetworkRequest/isSecretHeader(_:)``): scanned
+    /// once, and only when a cache that keeps answers apart asks (not on every lookup).
     mutating func carriesCredentials() -> Bool {
         if let credentials { return credentials }
-        let found = headers.contains { NetworkRedaction.isSensitiveHeader($0.name) }
+        let request = request
+        let found = request.headers.contains { request.isSecretHeader($0.name) }
         credentials = found
         return found
     }
@@ -127,7 +134,7 @@ struct RequestVaryValues {
     /// The value of header `name` (lower-cased), as ``CachedResponse/varyValue(of:in:)`` gives it.
     mutating func value(of name: String) -> String? {
         if let value = known[name] { return value }
-        let value = CachedResponse.varyValue(of: name, in: headers)
+        let value = CachedResponse.varyValue(of: name, in: request)
         known[name] = .some(value)
         return value
     }

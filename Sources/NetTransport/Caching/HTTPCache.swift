@@ -141,15 +141,15 @@ public final class HTTPCache: Sendable {
             .filter { !$0.isEmpty }
         guard !varyNames.contains("*") else { return nil }
         var varyValues: [String: String?] = [:]
-        for name in varyNames { varyValues[name] = CachedResponse.varyValue(of: name, in: request.headers) }
+        for name in varyNames { varyValues[name] = CachedResponse.varyValue(of: name, in: request) }
         // Kept for the credentials that fetched it as if the server had said `Vary` on them: one
         // client often serves many users (a server's), and an answer to one user's Authorization,
         // Cookie or API key must never reach a request with other credentials, or none. Unless
         // the server said it may be shared.
         if separatesCredentials, !control.allowsSharing {
-            for field in request.headers where NetworkRedaction.isSensitiveHeader(field.name) {
+            for field in request.headers where request.isSecretHeader(field.name) {
                 let name = field.name.lowercased()
-                if varyValues[name] == nil { varyValues[name] = CachedResponse.varyValue(of: name, in: request.headers) }
+                if varyValues[name] == nil { varyValues[name] = CachedResponse.varyValue(of: name, in: request) }
             }
         }
         let entry = CachedResponse(

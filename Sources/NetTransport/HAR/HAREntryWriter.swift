@@ -9,6 +9,8 @@ struct HAREntryWriter: Sendable {
     private let secrets: [String]
     /// The credential keys whose values are redacted in URLs and bodies.
     private let keys: Set<String>
+    /// Header names the request marks as credentials, besides those Net knows.
+    private let secretHeaderNames: Set<String>
 
     init(request: NetworkRequest, maximumBodySize: Int) {
         self.maximumBodySize = maximumBodySize
@@ -16,13 +18,14 @@ struct HAREntryWriter: Sendable {
         self.secrets = secrets
         let queryKeys = NetworkRedaction.queryKeys(adding: request.secretQueryKeys)
         keys = queryKeys
+        secretHeaderNames = request.secretHeaderNames
         let items = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems ?? []
         let (postData, bodySize) = Self.postData(of: request, limit: maximumBodySize, secrets: secrets, keys: queryKeys)
         self.request = HARArchive.Request(
             method: request.httpMethod.rawValue,
             url: NetworkRedaction.redactedURL(request.url, secretQueryKeys: request.secretQueryKeys),
             httpVersion: "HTTP/1.1", cookies: [],
-            headers: Self.redacted(request.headers, keys: queryKeys),
+            headers: Self.redacted(request.headers, keys: queryKeys, secretNames: request.secretHeaderNames),
             queryString: items.map { item in
                 let secret = queryKeys.contains(item.name.lowercased())
                 return HARArchive.NameValue(name: item.name, value: secret ? NetworkRedaction.placeholder : item.value ?? "")
@@ -58,7 +61,7 @@ struct HAREntryWriter: Sendable {
         }
         let response = HARArchive.Response(
             status: head.statusCode.rawValue, statusText: head.statusCode.reasonPhrase, httpVersion: "HTTP/1.1", cookies: [],
-            headers: Self.redacted(head.headers, keys: keys), content: content,
+            headers: Self.redacted(head.headers, keys: keys, secretNames: secretHeaderNames), content: content,
             redirectURL: head.headers["Location"].map { NetworkRedaction.redactedURL($0, exactKeys: keys) } ?? "",
             headersSize: -1, bodySize: bodySize)
         let timings = HARArchive.Timings(send: 0, wait: Self.milliseconds(wait), receive: Self.milliseconds(receive))
@@ -85,10 +88,10 @@ struct HAREntryWriter: Sendable {
 
     /// Credentials replaced; URLs in `Location` and `Content-Location` with their secret query
     /// values and password redacted, as a redirect may carry a token.
-    private static func redacted(_ headers: NetworkHeaders, keys: Set<String>) -> [HARArchive.NameValue] {
+    private static func redacted(_ headers: NetworkHeaders, keys: Set<String>, secretNames: Set<String>) -> [HARArchive.NameValue] {
         headers.map { field in
             let name = field.name.lowercased()
-            let value = if NetworkRedaction.isSensitiveHeader(name) {
+            let value = if NetworkRedaction.isSensitiveHeader(name) || secretNames.contains(where: { NetworkHeaders.sameName($0, name) }) {
                 NetworkRedaction.redactedCredential(field.value)
             } else if name == "location" || name == "content-location" {
                 NetworkRedaction.redactedURL(field.value, exactKeys: keys)
