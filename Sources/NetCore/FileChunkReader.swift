@@ -26,7 +26,9 @@ package final class FileChunkReader {
     package init(url: URL, expectedSize: Int64) throws {
         path = url.path
         self.expectedSize = expectedSize
-        descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // Without waiting: a FIFO put in the file's place since it was checked would block the
+        // open (and the thread) until a writer came; its read then fails instead.
+        descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
             throw NetworkError.request(.unreadableBodyFile(path: path, reason: String(cString: strerror(errno))))
         }

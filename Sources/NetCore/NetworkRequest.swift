@@ -210,10 +210,14 @@ public struct NetworkRequest: Sendable, CustomStringConvertible {
 }
 
 extension NetworkRequest: CustomReflectable {
-    /// Shows the redacted URL and headers, so `dump(request)` cannot leak a credential.
+    /// Shows the redacted URL and headers (those of ``secretHeaderNames`` included), so
+    /// `dump(request)` cannot leak a credential.
     public var customMirror: Mirror {
-        Mirror(self, children: [
-            "url": redactedURL, "httpMethod": httpMethod, "headers": headers, "body": body,
+        let shownHeaders = headers.map { field in
+            isSecretHeader(field.name) ? "\(field.name): \(NetworkRedaction.redactedCredential(field.value))" : "\(field)"
+        }
+        return Mirror(self, children: [
+            "url": redactedURL, "httpMethod": httpMethod, "headers": shownHeaders, "body": body,
             "timeout": timeout as Any, "cachePolicy": cachePolicy,
         ], displayStyle: .struct)
     }

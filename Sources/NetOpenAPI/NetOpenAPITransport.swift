@@ -55,7 +55,7 @@ public struct NetOpenAPITransport: ClientTransport {
         // `Content-Length` a middleware left behind after changing the body would have the server
         // read too few or too many bytes, a second one or a `Transfer-Encoding` contradict it.
         outgoing.headers.remove(name: "Transfer-Encoding")
-        if body != nil { outgoing.headers.remove(name: "Content-Length") }
+        outgoing.headers.remove(name: "Content-Length")
         return outgoing
     }
 

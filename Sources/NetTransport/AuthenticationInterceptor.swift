@@ -79,15 +79,18 @@ public struct AuthenticationInterceptor<Credential: Sendable>: NetworkIntercepto
     }
 
     /// On a 401 from the origin the request was signed for, refreshes (once for all concurrent
-    /// 401s) and retries the request. A 401 from another origin, reached by a redirect (which
-    /// dropped the credential), is returned as it is.
+    /// 401s) and retries the request. A 401 after a redirect to another origin (which dropped the
+    /// credential), even one that led back, is returned as it is.
     public func interceptResponse(
         _ request: NetworkRequest, retryNumber: Int, result: Result<NetworkSessionInterception, any Error>
     ) async throws -> NetworkSessionInterceptionResult {
         guard case .success(let interception) = result, isUnauthorized(interception.response) else { return .nothing }
-        // A 401 from another origin a redirect led to is not a rejection of this credential,
-        // which the redirect dropped: refreshing would not help, and each retry would refresh.
-        guard RedirectRule.sameOrigin(interception.response.url, request.url) else { return .nothing }
+        // A 401 after a redirect left the origin is not a rejection of this credential, which
+        // that redirect dropped (and a later one back does not restore): refreshing would not
+        // help, and each retry would refresh. The attempt's hops are in its metrics.
+        let hops = interception.metrics.attempts.lazy.filter { $0.retryNumber == retryNumber }.map(\.url)
+        guard RedirectRule.sameOrigin(interception.response.url, request.url),
+              hops.allSatisfy({ RedirectRule.sameOrigin($0, request.url) }) else { return .nothing }
         try await store.refreshAfterRejection(of: request, header: header)
         return .retry(request)
     }

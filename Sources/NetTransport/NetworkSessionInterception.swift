@@ -71,6 +71,8 @@ public enum NetworkSessionInterceptionResult: Sendable {
     case nothing
     /// Send this request now (it goes through `interceptRequest` again).
     case retry(any NetworkRequestConvertible)
-    /// Wait `delay`, then send this request; cancelling the caller's task ends the wait.
+    /// Wait `delay`, then send this request; cancelling the caller's task ends the wait. A
+    /// `delay` the call's deadline would not outlast hands the result to the caller at once
+    /// instead, as ``nothing`` does (a wait that ended in a timeout would lose it).
     case retryAfter(Duration, any NetworkRequestConvertible)
 }

@@ -19,7 +19,9 @@ import NetCore
 ///   Linux, are not used), buffered in 1 MiB of memory and then a nameless temporary file,
 ///   because libcurl cannot pause a transfer; a download to a file is written to it as it
 ///   arrives, with 256 KiB of memory until its writing begins;
-/// - file bodies are streamed from disk; streamed bodies are spooled to a temporary file first,
+/// - bodies up to 1 MiB, from a file or a stream, are sent from memory (a file upload stopped
+///   mid-send can stop the process in FoundationNetworking: Docs/Linux-notes.md); larger file
+///   bodies are streamed from disk, larger streamed bodies spooled to a temporary file first,
 ///   which is deleted on every path.
 ///
 /// Create one per process (or per configuration) and share it: it keeps connections alive.

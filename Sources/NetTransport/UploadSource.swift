@@ -48,6 +48,9 @@ enum UploadSource: Sendable {
     /// every chunk written to a new file, which is removed if anything fails.
     private static func collectOrSpool(_ stream: NetworkBodyStream, into directory: URL) async throws -> UploadSource {
         var reader = stream.makeReader()
+        if let length = stream.length, length > inMemoryLimit {
+            return .file(try await spool(first: Data(), rest: &reader, into: directory), spooled: true)  // large by its own word
+        }
         var collected = Data()
         while let chunk = try await reader.next() {
             try Task.checkCancellation()

@@ -34,9 +34,10 @@ struct NetOpenAPIBodyTests {
         #expect(seen == "\(Self.total) - \(Self.total)")
     }
 
-    /// URLSessionTransport spools a streamed body to a file and sends it with its length, because
+    /// URLSessionTransport collects a streamed body of up to 1 MiB (this one) in memory, and
+    /// spools a larger one to a file, and sends either with its length, because
     /// FoundationNetworking sends a body stream chunked *and* with a length (Docs/Linux-notes.md).
-    @Test("a body of unknown length is sent chunked on AsyncHTTPClient, spooled and sent with its length on URLSession",
+    @Test("a body of unknown length is sent chunked on AsyncHTTPClient, collected and sent with its length on URLSession",
           arguments: ClientUnderTest.net)
     func unknownLength(_ under: ClientUnderTest) async throws {
         let body = HTTPBody(Self.stream(), length: .unknown, iterationBehavior: .single)

@@ -123,6 +123,26 @@ struct AuthenticationInterceptorTests {
         #expect(stub.requests.last?.request.headers["PRIVATE-TOKEN"] == nil)
     }
 
+    @Test("a redirect that leaves the origin and comes back (an SSO bounce) arrives without the credential: its 401 is returned, not refreshed")
+    func bounceBackAcrossOrigins() async throws {
+        let stub = StubTransport { request in
+            switch (request.url.host(), request.url.path()) {
+            case ("api.example.com", "/start"):
+                request.headers["Authorization"] == "Bearer t0"
+                    ? .status(.found, headers: [.header(key: "Location", value: "https://sso.example.net/bounce")])
+                    : .status(.unauthorized)
+            case ("sso.example.net", _): .status(.found, headers: [.header(key: "Location", value: "https://api.example.com/back")])
+            default: .status(.unauthorized)  // /back: the credential did not come back with the redirect
+            }
+        }
+        let refreshes = Counter()
+        let auth = AuthenticationInterceptor<String>(credential: "t0", header: bearer) { _ in "t\(await refreshes.increment())" }
+        let response = try await NetworkClient(transport: stub, interceptors: [auth]).requestData(for: "https://api.example.com/start")
+        #expect(response.statusCode == 401 && response.response.url.path() == "/back")
+        #expect(await refreshes.value == 0)
+        #expect(stub.requests.count == 3 && stub.requests.last?.request.headers["Authorization"] == nil)
+    }
+
     @Test("composed with RetryPolicy and a concurrency limit, auth still refreshes once")
     func composed() async throws {
         let refreshes = Counter()

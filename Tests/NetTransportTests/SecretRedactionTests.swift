@@ -13,18 +13,22 @@ struct SecretRedactionTests {
     /// Distinct values, so a leak names which credential leaked.
     static let secrets = [
         "bearer-SECRET-1", "cookie-SECRET-2", "proxy-SECRET-3", "marked-SECRET-4", "token-SECRET-5", "pass-SECRET-6",
+        "private-SECRET-7",
     ]
 
     static func signed(_ url: String, timeout: Duration? = nil) throws -> NetworkRequest {
-        try NetworkRequest(
+        var request = try NetworkRequest(
             url: url,
             headers: [
                 .header(key: "Authorization", value: "Bearer \(secrets[0])"),
                 .header(key: "Cookie", value: "session=\(secrets[1])"),
                 .header(key: "Proxy-Authorization", value: "Basic \(secrets[2])"),
+                .header(key: "PRIVATE-TOKEN", value: secrets[6]),  // a name Net does not know, marked below
             ],
             query: [.secret(key: "session_key", value: secrets[3]), .query(key: "access_token", value: secrets[4]), .query(key: "page", value: "2")],
             timeout: timeout)
+        request.secretHeaderNames.insert("private-token")
+        return request
     }
 
     /// Every text Net produces about `request` and the `outcome` of sending it.

@@ -142,8 +142,9 @@ struct URLSessionTransportFailureTests {
         task.cancel()
         await #expect(throws: CancellationError.self) { _ = try await task.value }
 
-        // A streamed upload that succeeds, one the server never gets (refused), one that times out.
-        let stream = NetworkBodyStream(chunks: [Data(repeating: 7, count: 100_000)])
+        // A streamed upload that succeeds, one the server never gets (refused), one that times out:
+        // over 1 MiB, so each is spooled (a smaller body is sent from memory).
+        let stream = NetworkBodyStream(chunks: [Data(repeating: 7, count: 2 << 20)])
         _ = try await spooling.send(try await TransportTest.request("/echo", method: .post, body: .stream(stream)))
         let refused = try NetworkRequest(url: "http://127.0.0.1:\(try Self.closedPort())/", httpMethod: .post, body: .stream(stream))
         await #expect(throws: NetworkError.self) { _ = try await spooling.send(refused) }
@@ -151,8 +152,9 @@ struct URLSessionTransportFailureTests {
         await #expect(throws: NetworkError.self) {
             _ = try await spooling.send(slow, to: .file(downloads.appendingPathComponent("b")), progress: nil)
         }
-        // A stream that lies about its length fails before sending, and leaves nothing either.
-        let lying = NetworkBodyStream(length: 10) { AsyncStream { $0.yield(Data(count: 3)); $0.finish() } }
+        // A stream that lies about its length fails before sending, and leaves nothing either
+        // (spooled past its first MiB, then short).
+        let lying = NetworkBodyStream(length: 3 << 20) { AsyncStream { $0.yield(Data(count: 2 << 20)); $0.finish() } }
         await #expect(throws: NetworkError.self) {
             _ = try await spooling.send(try await TransportTest.request("/echo", method: .post, body: .stream(lying)))
         }

@@ -91,7 +91,7 @@ extension NetworkMetrics {
         public var method: NetworkHttpMethod
         /// The request's URL, kept whole (reports show ``redactedURL``), with the query keys the
         /// request marked secret.
-        var url: URL
+        package var url: URL
         var secretQueryKeys: Set<String>
         /// When the attempt started, from the call's start.
         public var started: Duration

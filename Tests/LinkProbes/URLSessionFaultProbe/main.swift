@@ -1,19 +1,59 @@
-// Sends one GET through URLSessionTransport and prints how it ended. The fault tests run it as a
-// child process for the one fault that stops a process inside FoundationNetworking (a server
-// closing inside the header block), so the test process survives to check that it still does.
+// Runs one exchange through URLSessionTransport and prints how it ended, for the faults that can
+// stop a process inside FoundationNetworking, so the test process survives to check the outcome.
 //
 //   URLSessionFaultProbe URL
+//       one GET (a server closing inside the header block stops the process)
+//   URLSessionFaultProbe upload grow|shrink URL
+//       PUTs a sparse 32 MiB file and, at the first upload progress report, grows it by 100 KB
+//       or cuts it 2 MiB past what has gone; Net then stops the upload mid-send, which
+//       FoundationNetworking can answer by stopping the process (Docs/Linux-notes.md)
 import Foundation
 import NetCore
 import NetTransport
+import Synchronization
+
+/// The sparse 32 MiB file `upload` sends: no memory to make it.
+func sparseFile() throws -> URL {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("net-probe-upload-\(UUID().uuidString)")
+    guard FileManager.default.createFile(atPath: file.path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
+    let sizing = try FileHandle(forWritingTo: file)
+    try sizing.truncate(atOffset: 32 << 20)
+    try sizing.close()
+    return file
+}
+
+/// Sends the file to `url`, changing it as `mode` says at the first upload progress report.
+func upload(_ mode: String, to url: String) async throws -> TransportResponse {
+    let file = try sparseFile()
+    defer { try? FileManager.default.removeItem(at: file) }
+    let changed = Mutex(false)
+    let request = try NetworkRequest(url: url, httpMethod: .put, body: .file(file), timeout: .seconds(3_600))
+    return try await URLSessionTransport().send(request) { progress in
+        guard progress.direction == .upload, changed.withLock({ done in defer { done = true }; return !done }) else { return }
+        guard let handle = try? FileHandle(forUpdating: file) else { return }
+        defer { try? handle.close() }
+        if mode == "grow" {
+            _ = try? handle.seekToEnd()
+            try? handle.write(contentsOf: Data(count: 100_000))
+        } else {
+            try? handle.truncate(atOffset: UInt64(progress.completedBytes) + (2 << 20))
+        }
+    }
+}
 
 func run() async -> Int32 {
-    guard CommandLine.arguments.count == 2 else {
-        FileHandle.standardError.write(Data("usage: URLSessionFaultProbe URL\n".utf8))
-        return 2
-    }
+    let arguments = Array(CommandLine.arguments.dropFirst())
     do {
-        let response = try await URLSessionTransport().send(try NetworkRequest(url: CommandLine.arguments[1], timeout: .seconds(5)))
+        let response: TransportResponse
+        switch arguments.count {
+        case 1:
+            response = try await URLSessionTransport().send(try NetworkRequest(url: arguments[0], timeout: .seconds(5)))
+        case 3 where arguments[0] == "upload" && ["grow", "shrink"].contains(arguments[1]):
+            response = try await upload(arguments[1], to: arguments[2])
+        default:
+            FileHandle.standardError.write(Data("usage: URLSessionFaultProbe URL | upload grow|shrink URL\n".utf8))
+            return 2
+        }
         print("response \(response.head.statusCode) \(response.body.count) bytes")
         return 0
     } catch {
