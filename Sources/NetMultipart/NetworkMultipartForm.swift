@@ -51,33 +51,51 @@ public struct NetworkMultipartForm: Sendable {
             var head = delimiter
             head.append(try PartHeaderEncoding.headerBlock(for: part))
             segments.append(.bytes(head))
-            length += Int64(head.count)
+            length = try Self.adding(Int64(head.count), to: length)
             switch part.body {
             case .data(let data):
                 if data.firstRange(of: marker) != nil {
                     throw NetworkError.request(.encodeError(type: "multipart part \"\(part.name)\"", description: "the data contains the boundary \"\(boundary)\""))
                 }
                 segments.append(.bytes(data))
-                length += Int64(data.count)
+                length = try Self.adding(Int64(data.count), to: length)
             case .file(let url):
                 let size = try NetworkRequestBody.file(url).contentLength() ?? 0
                 try FileChunkReader.checkReadable(url)
                 let forbidden = forbiddenInFiles ? ForbiddenMarker(marker: marker, part: part.name, boundary: boundary) : nil
                 segments.append(.file(url, size: size, forbidden: forbidden))
-                length += size
+                length = try Self.adding(size, to: length)
             }
             segments.append(.bytes(Data("\r\n".utf8)))
-            length += 2
+            length = try Self.adding(2, to: length)
         }
         let closing = Data("--\(boundary)--\r\n".utf8)
         segments.append(.bytes(closing))
         self.boundary = boundary
         self.segments = segments
-        self.contentLength = length + Int64(closing.count)
+        self.contentLength = try Self.adding(Int64(closing.count), to: length)
     }
 
-    /// `multipart/form-data; boundary=…`, for the request's `Content-Type`.
-    public var contentType: String { "multipart/form-data; boundary=\(boundary)" }
+    /// `length + count`, or a typed error past `Int64.max` bytes (sparse files can claim
+    /// exabytes).
+    private static func adding(_ count: Int64, to length: Int64) throws -> Int64 {
+        let (sum, overflow) = length.addingReportingOverflow(count)
+        guard !overflow else {
+            throw NetworkError.request(.encodeError(type: "multipart form", description: "the form is longer than \(Int64.max) bytes"))
+        }
+        return sum
+    }
+
+    /// `multipart/form-data; boundary=…`, for the request's `Content-Type`; the boundary quoted
+    /// when it holds a character a bare parameter value cannot (RFC 2045's tspecials: a space,
+    /// `(`, `)`, `,`, `/`, `:`, `=`, `?`), so parsers read all of it.
+    public var contentType: String {
+        let bare = boundary.unicodeScalars.allSatisfy { !Self.needsQuoting.contains($0) }
+        return "multipart/form-data; boundary=" + (bare ? boundary : "\"\(boundary)\"")
+    }
+
+    /// The boundary characters that are RFC 2045 tspecials (quotes and backslashes are refused).
+    private static let needsQuoting = Set(" (),/:=?".unicodeScalars)
 
     /// The body as a stream of chunks of at most `chunkSize` bytes (from 1 to
     /// ``largestChunkSize``), replayable for retries and redirects. Its reader fails with a typed
@@ -87,8 +105,14 @@ public struct NetworkMultipartForm: Sendable {
         return NetworkBodyStream(length: contentLength) { chunks }
     }
 
-    /// The whole body in memory, for small forms.
-    public func encodedData() async throws -> Data {
+    /// The whole body in memory, for small forms: one of more than `limit` bytes (256 MiB by
+    /// default) is a typed error instead of an allocation that could stop the process; send it
+    /// with ``bodyStream(chunkSize:)``.
+    public func encodedData(upTo limit: Int64 = 256 << 20) async throws -> Data {
+        guard contentLength <= limit else {
+            throw NetworkError.request(.encodeError(
+                type: "multipart form", description: "the form is \(contentLength) bytes, over the \(limit) bytes encodedData holds in memory; send bodyStream() instead"))
+        }
         var data = Data()
         data.reserveCapacity(Int(clamping: contentLength))
         var reader = bodyStream().makeReader()

@@ -17,12 +17,18 @@ enum PartHeaderEncoding {
         if let filename = part.filename {
             disposition += "; filename=\"\(escape(filename))\""
         }
+        // Each parameter once: parsers disagree on a repeated one (Go refuses it, others keep the
+        // first or the last), so a second `name` could make the part another field for some.
+        var given: Set<String> = part.filename == nil ? ["name"] : ["name", "filename"]
         for parameter in part.additionalContentDispositionParameters {
-            guard let tokenProblem = tokenProblem(parameter.name) else {
-                disposition += "; \(parameter.name)=\"\(escape(parameter.value))\""
-                continue
+            if let tokenProblem = tokenProblem(parameter.name) {
+                throw NetworkError.request(.invalidHeader(name: "Content-Disposition", reason: tokenProblem))
             }
-            throw NetworkError.request(.invalidHeader(name: "Content-Disposition", reason: tokenProblem))
+            guard given.insert(parameter.name.lowercased()).inserted else {
+                throw NetworkError.request(.encodeError(
+                    type: "multipart part \"\(part.name)\"", description: "the Content-Disposition parameter \(parameter.name) is given twice"))
+            }
+            disposition += "; \(parameter.name)=\"\(escape(parameter.value))\""
         }
         var lines = ["Content-Disposition: \(disposition)"]
         if let contentType = part.contentType {

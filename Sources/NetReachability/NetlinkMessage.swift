@@ -39,8 +39,10 @@ enum NetlinkMessage: Sendable, Hashable {
     case link(NetlinkLink, deleted: Bool)
     case address(NetlinkAddress, deleted: Bool)
     case route(NetlinkRoute, deleted: Bool)
-    /// The end of a dump.
-    case done
+    /// The end of a dump, with the dump's outcome: `0`, or a negative errno when the kernel
+    /// could not finish it (`-EMSGSIZE`: an object larger than its dump buffer), which makes
+    /// what came before it partial.
+    case done(code: Int32)
     /// An acknowledgement (`0`) or an error (a negative errno) for a request.
     case error(code: Int32)
     /// A message type NetReachability does not use, or a known type whose fixed header is too short.

@@ -27,7 +27,11 @@ enum NetlinkParser {
 
     private static func message(type: UInt16, payload: Range<Int>, reader: ByteReader) -> NetlinkMessage {
         switch type {
-        case CNL_NLMSG_DONE: return .done
+        case CNL_NLMSG_DONE:
+            // The kernel writes the dump's outcome after the header (iproute2 checks it too); an
+            // older kernel's DONE without it ended well.
+            guard payload.count >= 4 else { return .done(code: 0) }
+            return .done(code: reader.i32(payload.lowerBound) ?? 0)
         case CNL_NLMSG_ERROR:
             // The code must lie inside this message: a short one is not read into the next
             // (found by FuzzNetlink's independent framing reader).
@@ -77,12 +81,18 @@ enum NetlinkParser {
             switch attribute.type {
             case CNL_IFA_LOCAL: local = IPAddress(family: family, bytes: reader.bytes(attribute.value))
             case CNL_IFA_ADDRESS: address = IPAddress(family: family, bytes: reader.bytes(attribute.value))
-            case CNL_IFA_FLAGS: flags = reader.u32(attribute.value.lowerBound) ?? flags
+            case CNL_IFA_FLAGS: flags = u32(attribute.value, reader) ?? flags
             default: break
             }
         }
         guard let chosen = local ?? address else { return nil }
         return NetlinkAddress(interfaceIndex: Int32(bitPattern: index), address: chosen, prefixLength: prefixLength, scope: scope, flags: flags)
+    }
+
+    /// A 32-bit attribute's value: `nil` when the attribute is shorter, rather than bytes read
+    /// from whatever follows it.
+    private static func u32(_ value: Range<Int>, _ reader: ByteReader) -> UInt32? {
+        value.count >= 4 ? reader.u32(value.lowerBound) : nil
     }
 
     /// `struct rtmsg` then `RTA_*` attributes; `RTA_MULTIPATH` holds `struct rtnexthop`s, each
@@ -97,10 +107,10 @@ enum NetlinkParser {
         var gateway: IPAddress?
         for attribute in attributes(in: (start + Int(CNL_SIZEOF_RTMSG))..<payload.upperBound, reader) {
             switch attribute.type {
-            case CNL_RTA_TABLE: route.table = reader.u32(attribute.value.lowerBound) ?? route.table
-            case CNL_RTA_OIF: interfaceIndex = reader.i32(attribute.value.lowerBound)
+            case CNL_RTA_TABLE: route.table = u32(attribute.value, reader) ?? route.table
+            case CNL_RTA_OIF: interfaceIndex = u32(attribute.value, reader).map { Int32(bitPattern: $0) }
             case CNL_RTA_GATEWAY: gateway = IPAddress(family: family, bytes: reader.bytes(attribute.value))
-            case CNL_RTA_PRIORITY: route.priority = reader.u32(attribute.value.lowerBound) ?? 0
+            case CNL_RTA_PRIORITY: route.priority = u32(attribute.value, reader) ?? 0
             case CNL_RTA_MULTIPATH: route.nextHops += nextHops(in: attribute.value, family: family, reader)
             default: break
             }

@@ -72,6 +72,7 @@ enum NetlinkSocket {
             interrupted = interrupted || result.dumpInterrupted
             for message in result.messages {
                 switch message {
+                case .done(let code) where code < 0: throw ReachabilityError.kernel(errno: -code)  // a partial dump
                 case .done: return messages
                 case .error(let code) where code != 0: throw ReachabilityError.kernel(errno: -code)
                 default: messages.append(message)

@@ -144,6 +144,50 @@ struct MultipartEncodingTests {
         } throws: { encodeError($0) }
     }
 
+    @Test("a parameter given twice (name, filename or another) is a typed error; a boundary with tspecials is quoted and parses back; encodedData stops at its limit")
+    func parametersBoundariesAndLimits() async throws {
+        func encodeError(_ error: any Error) -> Bool {
+            guard case NetworkError.request(.encodeError) = error else { return false }
+            return true
+        }
+        let twice: [any NetworkMultipartFormDataConvertible] = [
+            NetworkMultipartFormDataRequest(name: "n", value: "v", additionalContentDispositionParameters: [ContentDispositionParameter(name: "NAME", value: "admin")]),
+            NetworkMultipartFormFileRequest(name: "f", filename: "a.txt", value: Data(),
+                                            additionalContentDispositionParameters: [ContentDispositionParameter(name: "filename", value: "b.txt")]),
+            NetworkMultipartFormDataRequest(name: "n", value: "v", additionalContentDispositionParameters: [
+                ContentDispositionParameter(name: "lang", value: "es"), ContentDispositionParameter(name: "Lang", value: "en"),
+            ]),
+        ]
+        for part in twice {
+            #expect { _ = try NetworkMultipartForm(parts: [part]) } throws: { encodeError($0) }
+        }
+        // A boundary RFC 2046 allows but a bare parameter value cannot hold: quoted, whole.
+        let spaced = try NetworkMultipartForm(parts: [NetworkMultipartFormDataRequest(name: "n", value: "v")], boundary: "a b/c")
+        #expect(spaced.contentType == "multipart/form-data; boundary=\"a b/c\"")
+        let parsed = try parseWithMultipartKit(try await spaced.encodedData(), boundary: "a b/c")
+        #expect(parsed.count == 1)
+        // Over the in-memory limit: a typed error, before any allocation.
+        await #expect { _ = try await spaced.encodedData(upTo: 10) } throws: { encodeError($0) }
+    }
+
+    @Test("a form longer than Int64.max bytes (sparse files claim exabytes) is a typed error, not a trap")
+    func overflowingLength() throws {
+        // On tmpfs, which takes a sparse file of any size (ext4 stops at 16 TiB).
+        let file = URL(fileURLWithPath: "/dev/shm/net-sparse-\(UUID().uuidString)")
+        #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
+        defer { try? FileManager.default.removeItem(at: file) }
+        let handle = try FileHandle(forWritingTo: file)
+        try handle.truncate(atOffset: UInt64(Int64.max / 2 + 1))  // two of them pass Int64.max
+        try handle.close()
+        let part = NetworkMultipartFormFileRequest(name: "f", fileURL: file)
+        #expect {
+            _ = try NetworkMultipartForm(parts: [part, part])
+        } throws: { error in
+            guard case NetworkError.request(.encodeError) = error else { return false }
+            return true
+        }
+    }
+
     @Test("a file that holds a boundary of the caller's fails the body as it is read, wherever reads split the marker",
           arguments: [1, 3, 7, 64 * 1024])
     func fileHoldingTheBoundary(chunkSize: Int) async throws {

@@ -54,7 +54,8 @@ struct NetlinkBuilder {
         message(type: CNL_RTM_NEWROUTE, payload: payload)
     }
 
-    mutating func done() { message(type: CNL_NLMSG_DONE, payload: Self.le(Int32(0))) }
+    /// The end of a dump, with its outcome (a negative errno when the kernel could not finish it).
+    mutating func done(code: Int32 = 0) { message(type: CNL_NLMSG_DONE, payload: Self.le(code)) }
 }
 
 let up: UInt32 = CNL_IFF_UP | CNL_IFF_RUNNING

@@ -96,10 +96,10 @@ public struct ConnectionOptions: ParsableArguments {
     }
 
     private static func read(_ path: String, option: String) throws -> String {
-        do {
-            return try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            throw UsageError("\(option): cannot read \(path) (\(error.localizedDescription))")
+        guard let data = try LocalFile.read(path, option: option) else {
+            throw UsageError("\(option): cannot read \(path) (no such file)")
         }
+        guard let text = String(data: data, encoding: .utf8) else { throw UsageError("\(option): \(path) is not UTF-8 text") }
+        return text
     }
 }

@@ -62,11 +62,11 @@ struct Exchange {
         try await Self.within(deadline, timeout: plan.request.timeout) {
             if isEventStream {
                 for try await event in response.body.serverSentEvents() {
-                    try Output.write(Self.eventLine(event))
+                    try Output.write(printer.terminalSafe(Self.eventLine(event)))
                 }
             } else {
                 for try await chunk in response.body {
-                    try Output.write(chunk)
+                    try Output.write(printer.terminalSafe(chunk))
                 }
             }
         }

@@ -22,6 +22,13 @@ public struct NetCommand: AsyncParsableCommand {
     /// Creates the command.
     public init() {}
 
+    /// The usage error for the first argument (after the program's name) whose bytes are not
+    /// UTF-8, which `CommandLine.arguments` would hand over altered; `nil` when all are.
+    public static func nonUTF8ArgumentMessage(_ arguments: [[UInt8]]) -> String? {
+        guard let index = arguments.firstIndex(where: { String(validating: $0, as: UTF8.self) == nil }) else { return nil }
+        return "argument \(index + 1) (\(String(decoding: arguments[index], as: UTF8.self))) is not UTF-8: net would send or name something else"
+    }
+
     /// Parses `arguments` (without the program name), runs the command, and returns the exit
     /// status, having printed any error as one line on standard error.
     public static func run(_ arguments: [String]) async -> Int32 {

@@ -111,6 +111,15 @@ public struct RequestOptions: ParsableArguments {
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ValidationError("--download \(path): the folder \(folder) does not exist")
         }
+        // The body replaces the file by a rename when complete: a device or a pipe in its place
+        // (`/dev/null`, `/dev/stdout`, a FIFO) would be replaced, not written to.
+        var status = stat()
+        if lstat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG, status.st_mode & S_IFMT != S_IFLNK {
+            throw ValidationError("--download \(path) is not a regular file (a device, a pipe or a socket): without --download, the body goes to standard output, which you can redirect")
+        }
+        if stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+            throw ValidationError("--download \(path) leads to something that is not a regular file: without --download, the body goes to standard output")
+        }
     }
 
     /// The longest `--timeout` taken, in seconds: a year.

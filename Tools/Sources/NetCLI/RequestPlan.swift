@@ -68,6 +68,19 @@ public struct RequestPlan: Sendable {
         } catch let error as NetworkError {
             throw UsageError(error.description)
         }
+        // A header whose name says it holds a credential (PRIVATE-TOKEN, X-Vault-Token,
+        // X-Goog-Api-Key…) is one: redacted by --curl and dropped by a redirect to another
+        // origin, as the names the library knows are.
+        for header in headers where Self.namesACredential(header.name) { request.secretHeaderNames.insert(header.name) }
+    }
+
+    /// Whether a header's name says its value is a credential: it holds `token`, `secret`,
+    /// `password`, `passwd`, `auth`, `session` or `key` (as a word: `api-key`, `X-Key`, not
+    /// `Keep-Alive` or `Monkey`).
+    static func namesACredential(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        if ["token", "secret", "password", "passwd", "auth", "session"].contains(where: lowered.contains) { return true }
+        return lowered.split(whereSeparator: { $0 == "-" || $0 == "_" }).contains { $0 == "key" || $0.hasSuffix("apikey") }
     }
 
     /// A field's value in the body.

@@ -36,16 +36,35 @@ public struct ResponsePrinter: Sendable {
         guard !data.isEmpty else { return Data() }
         // Only a terminal is kept from binary bytes: the body is decoded to tell only for one.
         let isBinaryOnTerminal = { outputIsTerminal && !(String(data: data, encoding: .utf8).map { !$0.contains("\u{0}") } ?? false) }
-        if bodyOnly { return isBinaryOnTerminal() ? Self.binaryNote(data) : data }
+        if bodyOnly { return isBinaryOnTerminal() ? Self.binaryNote(data) : terminalSafe(data) }
         let mimeType = head.mimeType ?? ""
         if mimeType.isEmpty || mimeType.contains("json"), let pretty = JSONText.prettyPrinted(data) {
             return Data(("\n" + pretty + "\n").utf8)
         }
         if isBinaryOnTerminal() { return Data("\n".utf8) + Self.binaryNote(data) }
         var shown = Data("\n".utf8)
-        shown.append(data)
+        shown.append(terminalSafe(data))
         if outputIsTerminal && data.last != UInt8(ascii: "\n") { shown.append(UInt8(ascii: "\n")) }
         return shown
+    }
+
+    /// `data` as it may reach the output: on a terminal, control characters other than tab, line
+    /// feed and carriage return (ESC above all, which starts the sequences that retitle the
+    /// window, write the clipboard or redraw the screen) become `?`, so a server's text cannot
+    /// drive the terminal; to a file or a pipe, the bytes as they came.
+    public func terminalSafe(_ data: Data) -> Data {
+        guard outputIsTerminal, data.contains(where: Self.isControl) else { return data }
+        return Data(data.map { Self.isControl($0) ? UInt8(ascii: "?") : $0 })
+    }
+
+    /// `text` as ``terminalSafe(_:)-(Data)`` writes it.
+    public func terminalSafe(_ text: String) -> String {
+        guard outputIsTerminal, text.utf8.contains(where: Self.isControl) else { return text }
+        return String(decoding: terminalSafe(Data(text.utf8)), as: UTF8.self)
+    }
+
+    private static func isControl(_ byte: UInt8) -> Bool {
+        (byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D) || byte == 0x7F
     }
 
     private static func binaryNote(_ data: Data) -> Data {

@@ -19,11 +19,11 @@ struct SessionFile: Codable, Equatable {
 
     /// Reads the file at `path`; a missing file is an empty session.
     static func load(_ path: String) throws -> SessionFile {
-        guard FileManager.default.fileExists(atPath: path) else { return SessionFile() }
+        guard let contents = try LocalFile.read(path, option: "--session") else { return SessionFile() }
         do {
             let decoder = JSONDecoder()
             decoder.dateDecodingStrategy = .iso8601
-            let session = try decoder.decode(SessionFile.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+            let session = try decoder.decode(SessionFile.self, from: contents)
             guard session.headers.allSatisfy({ $0.count == 2 }) else { throw UsageError("each header must be a [name, value] pair") }
             return session
         } catch {
@@ -60,7 +60,8 @@ struct SessionFile: Codable, Equatable {
         // could read.
         let data = try encoder.encode(self)
         guard FileManager.default.createFile(atPath: staging.path, contents: nil, attributes: [.posixPermissions: 0o600]),
-              let file = try? FileHandle(forWritingTo: staging), (try? file.write(contentsOf: data)) != nil, (try? file.close()) != nil,
+              let file = try? FileHandle(forWritingTo: staging), (try? file.write(contentsOf: data)) != nil,
+              (try? file.synchronize()) != nil, (try? file.close()) != nil,  // on disk before the rename: a crash leaves the old file
               rename(staging.path, path) == 0 else {
             let reason = String(cString: strerror(errno))  // before the clean-up sets errno again
             try? FileManager.default.removeItem(at: staging)

@@ -50,6 +50,18 @@ struct CurlParityTests {
         }
     }
 
+    @Test("A header whose name says it is a credential is redacted like the ones the library knows; others are not")
+    func credentialNamesRedacted() async throws {
+        let printed = try await ProcessRunner.net([
+            "get", "http://127.0.0.1:9/x", "PRIVATE-TOKEN:glpat-secret1", "X-Goog-Api-Key:secret2", "X-Vault-Token:secret3",
+            "X-Key:secret4", "Keep-Alive:timeout=5", "X-Monkey:banana", "--curl",
+        ])
+        #expect(printed.status == 0, "\(printed.standardError)")
+        for secret in ["secret1", "secret2", "secret3", "secret4"] { #expect(!printed.output.contains(secret), "\(printed.output)") }
+        #expect(printed.output.contains("PRIVATE-TOKEN: REDACTED") && printed.output.contains("X-Key: REDACTED"), "\(printed.output)")
+        #expect(printed.output.contains("Keep-Alive: timeout=5") && printed.output.contains("X-Monkey: banana"), "\(printed.output)")
+    }
+
     @Test("What net does beyond one request is in the command too: -L with net's limit unless --no-follow, and --retry")
     func behaviourRendered() async throws {
         let following = try await ProcessRunner.net(["get", "http://127.0.0.1:9/x", "--retry", "2", "--curl"])

@@ -22,4 +22,22 @@ struct ResponsePrinterTests {
         let text = ResponsePrinter(showsHeaders: false, outputIsTerminal: true).body(Data("plain text".utf8), head: try Self.head("text/plain"))
         #expect(String(decoding: text, as: UTF8.self) == "\nplain text\n")
     }
+
+    @Test("on a terminal, control characters in text (escape sequences) are written as ?; to a pipe, as they came")
+    func escapeSequences() throws {
+        // Retitles the window, writes the clipboard, clears the screen.
+        let hostile = Data("a\u{1B}]0;owned\u{07}b\u{1B}]52;c;eA==\u{07}\u{1B}[2J\tc\r\n".utf8)
+        let onTerminal = ResponsePrinter(showsHeaders: false, outputIsTerminal: true, bodyOnly: true)
+        #expect(String(decoding: onTerminal.body(hostile, head: try Self.head("text/plain")), as: UTF8.self) == "a?]0;owned?b?]52;c;eA==??[2J\tc\r\n")
+        #expect(onTerminal.terminalSafe("x\u{1B}[31my\u{7F}") == "x?[31my?")  // a streamed chunk or event line
+        let piped = ResponsePrinter(showsHeaders: false, outputIsTerminal: false, bodyOnly: true)
+        #expect(piped.body(hostile, head: try Self.head("text/plain")) == hostile)
+    }
+
+    @Test("an argument that is not UTF-8 is named as a usage error; UTF-8 ones pass")
+    func nonUTF8Arguments() {
+        #expect(NetCommand.nonUTF8ArgumentMessage([Array("get".utf8), Array("caf\u{E9}".utf8)]) == nil)
+        let message = NetCommand.nonUTF8ArgumentMessage([Array("get".utf8), [0x63, 0x61, 0x66, 0xE9]])
+        #expect(message?.hasPrefix("argument 2 (caf\u{FFFD}) is not UTF-8") == true, "\(String(describing: message))")
+    }
 }

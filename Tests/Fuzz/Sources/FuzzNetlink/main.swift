@@ -42,7 +42,7 @@ struct IndependentFrames {
                 (0..<size).reduce(0) { $0 | Int(bytes[at + $1]) << (8 * $1) }
             }
             switch (type, message) {
-            case (3, .done): return true
+            case (3, .done(let code)): return Int(code) == (payloadLength >= 4 ? Int(Int32(truncatingIfNeeded: little(payload, 4))) : 0)
             case (2, .error(let code)): return payloadLength >= 4 && Int(code) == Int(Int32(truncatingIfNeeded: little(payload, 4)))
             case (2, .ignored(let ignored)): return payloadLength < 4 && Int(ignored) == 2
             case (16, .link(let link, let deleted)), (17, .link(let link, let deleted)):
