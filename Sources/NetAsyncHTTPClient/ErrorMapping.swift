@@ -8,6 +8,13 @@ import NIOHTTP1
 import NIOHTTPCompression
 import NIOSOCKS
 
+/// An error the request body's own stream threw (the caller's, or an OpenAPI runtime's), marked
+/// so that it reaches the caller as thrown, as on URLSessionTransport, rather than as text
+/// matched against NIO's error names.
+struct RequestBodySourceFailure: Error {
+    let error: any Error
+}
+
 /// AsyncHTTPClient's and SwiftNIO's errors as Net's typed ones, matching URLSessionTransport's.
 enum ErrorMapping {
     /// The channel errors of a pooled connection the server had already closed: the request
@@ -22,6 +29,7 @@ enum ErrorMapping {
 
     static func networkError(for error: any Error, request: NetworkRequest, limits: ResponseLimits, proxy: NetworkProxy? = nil) -> any Error {
         if error is NetworkError || error is CancellationError { return error }
+        if let source = error as? RequestBodySourceFailure { return source.error }
         if let proxy, let failure = proxyFailure(error, request: request, proxy: proxy) {
             return NetworkError.transport(.proxy(failure))
         }

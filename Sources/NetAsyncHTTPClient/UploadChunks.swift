@@ -163,7 +163,11 @@ struct UploadChunks: AsyncSequence, Sendable {
                 piece = count > 0 ? buffer : nil
                 state = count > 0 ? .file(url, reader) : .done
             case .stream(var reader):
-                piece = try await reader.next().map { ByteBuffer(bytes: $0) }
+                do {
+                    piece = try await reader.next().map { ByteBuffer(bytes: $0) }
+                } catch let error where !(error is NetworkError || error is CancellationError) {
+                    throw RequestBodySourceFailure(error: error)  // the caller's own: handed back as thrown (ErrorMapping)
+                }
                 state = .stream(reader)
             case .done:
                 piece = nil

@@ -17,14 +17,19 @@ enum PartHeaderEncoding {
         if let filename = part.filename {
             disposition += "; filename=\"\(escape(filename))\""
         }
-        // Each parameter once: parsers disagree on a repeated one (Go refuses it, others keep the
-        // first or the last), so a second `name` could make the part another field for some.
-        var given: Set<String> = part.filename == nil ? ["name"] : ["name", "filename"]
+        // Each parameter once, and none that is Net's `name` (or `filename`, when the part has
+        // one) in another spelling: `name*`, `filename*` and RFC 2231's `name*0`, `name*1`… are
+        // the same parameter to parsers that decode them (Werkzeug takes `name*` over `name`),
+        // and parsers disagree on a repeated one (Go refuses it, others keep the first or last).
+        let written: Set<String> = part.filename == nil ? ["name"] : ["name", "filename"]
+        var given = written
         for parameter in part.additionalContentDispositionParameters {
             if let tokenProblem = tokenProblem(parameter.name) {
                 throw NetworkError.request(.invalidHeader(name: "Content-Disposition", reason: tokenProblem))
             }
-            guard given.insert(parameter.name.lowercased()).inserted else {
+            let lowered = parameter.name.lowercased()
+            let base = lowered.split(separator: "*", maxSplits: 1).first.map(String.init) ?? lowered
+            guard !written.contains(base), given.insert(lowered).inserted else {
                 throw NetworkError.request(.encodeError(
                     type: "multipart part \"\(part.name)\"", description: "the Content-Disposition parameter \(parameter.name) is given twice"))
             }

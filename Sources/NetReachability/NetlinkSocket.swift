@@ -42,9 +42,10 @@ enum NetlinkSocket {
         while true {
             attempt += 1
             var interrupted = false
+            var failure: Int32?
             var snapshot = NetlinkSnapshot()
             for (type, headerSize) in [(CNL_RTM_GETLINK, CNL_SIZEOF_IFINFOMSG), (CNL_RTM_GETADDR, CNL_SIZEOF_IFADDRMSG), (CNL_RTM_GETROUTE, CNL_SIZEOF_RTMSG)] {
-                for message in try dump(descriptor, type: type, familyHeaderSize: Int(headerSize), interrupted: &interrupted) {
+                for message in try dump(descriptor, type: type, familyHeaderSize: Int(headerSize), interrupted: &interrupted, failure: &failure) {
                     switch message {
                     case .link(let link, false): snapshot.links.append(link)
                     case .address(let address, false): snapshot.addresses.append(address)
@@ -53,11 +54,15 @@ enum NetlinkSocket {
                     }
                 }
             }
-            if !interrupted || attempt >= 5 { return snapshot }
+            // A dump the kernel could not finish is partial: read again, as an interrupted one
+            // is; one that fails every time (an object too large for its buffer) is an error.
+            if let failure, attempt >= 5 { throw ReachabilityError.kernel(errno: -failure) }
+            if failure == nil && (!interrupted || attempt >= 5) { return snapshot }
         }
     }
 
-    private static func dump(_ descriptor: Int32, type: UInt16, familyHeaderSize: Int, interrupted: inout Bool) throws -> [NetlinkMessage] {
+    private static func dump(_ descriptor: Int32, type: UInt16, familyHeaderSize: Int, interrupted: inout Bool,
+                             failure: inout Int32?) throws -> [NetlinkMessage] {
         try send(request(type: type, familyHeaderSize: familyHeaderSize), to: descriptor)
         var messages: [NetlinkMessage] = []
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
@@ -72,8 +77,9 @@ enum NetlinkSocket {
             interrupted = interrupted || result.dumpInterrupted
             for message in result.messages {
                 switch message {
-                case .done(let code) where code < 0: throw ReachabilityError.kernel(errno: -code)  // a partial dump
-                case .done: return messages
+                case .done(let code):
+                    if code < 0 { failure = code }  // what came before it is partial
+                    return messages
                 case .error(let code) where code != 0: throw ReachabilityError.kernel(errno: -code)
                 default: messages.append(message)
                 }

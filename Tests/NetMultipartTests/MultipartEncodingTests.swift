@@ -157,6 +157,11 @@ struct MultipartEncodingTests {
             NetworkMultipartFormDataRequest(name: "n", value: "v", additionalContentDispositionParameters: [
                 ContentDispositionParameter(name: "lang", value: "es"), ContentDispositionParameter(name: "Lang", value: "en"),
             ]),
+            // The same parameters to parsers that decode RFC 2231 (Werkzeug takes name* over name).
+            NetworkMultipartFormDataRequest(name: "n", value: "v", additionalContentDispositionParameters: [ContentDispositionParameter(name: "name*", value: "admin")]),
+            NetworkMultipartFormDataRequest(name: "n", value: "v", additionalContentDispositionParameters: [ContentDispositionParameter(name: "name*0", value: "ad")]),
+            NetworkMultipartFormFileRequest(name: "f", filename: "a.txt", value: Data(),
+                                            additionalContentDispositionParameters: [ContentDispositionParameter(name: "filename*", value: "evil.sh")]),
         ]
         for part in twice {
             #expect { _ = try NetworkMultipartForm(parts: [part]) } throws: { encodeError($0) }

@@ -110,6 +110,19 @@ enum TransportConformance {
                 #expect(echo.bodyLength == body.count && echo.bodyHash == ConformanceServer.hash(body))
             }
         },
+        Check(name: "a streamed body that throws its own error fails the call with that error, as thrown") { transport in
+            struct SourceGone: Error, Equatable {}
+            // Unknown length (chunked on AsyncHTTPClient) and past 1 MiB (spooled on URLSession).
+            let stream = NetworkBodyStream(length: nil) {
+                AsyncThrowingStream<Data, any Error> { continuation in
+                    continuation.yield(Data(count: 1_500_000))
+                    continuation.finish(throwing: SourceGone())
+                }
+            }
+            await #expect(throws: SourceGone()) {
+                _ = try await transport.send(try await request("/echo", method: .put, body: .stream(stream)))
+            }
+        },
         Check(name: "responses arrive whole in memory and in a file (4 MB), with download progress") { transport in
             let expected = ConformanceServer.pattern(count: 4_000_000)
             let memory = try await transport.send(try await request("/bytes/4000000"))

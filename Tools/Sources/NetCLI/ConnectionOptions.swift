@@ -96,7 +96,7 @@ public struct ConnectionOptions: ParsableArguments {
     }
 
     private static func read(_ path: String, option: String) throws -> String {
-        guard let data = try LocalFile.read(path, option: option) else {
+        guard let data = try LocalFile.read(path, option: option, allowingPipes: true) else {
             throw UsageError("\(option): cannot read \(path) (no such file)")
         }
         guard let text = String(data: data, encoding: .utf8) else { throw UsageError("\(option): \(path) is not UTF-8 text") }

@@ -113,6 +113,10 @@ public struct RequestOptions: ParsableArguments {
         }
         // The body replaces the file by a rename when complete: a device or a pipe in its place
         // (`/dev/null`, `/dev/stdout`, a FIFO) would be replaced, not written to.
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        if absolute.hasPrefix("/dev/") || absolute.hasPrefix("/proc/") {  // /dev/stdout is a link, and may lead to a file
+            throw ValidationError("--download \(path) is not a regular file (a device, a pipe or a socket): without --download, the body goes to standard output, which you can redirect")
+        }
         var status = stat()
         if lstat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG, status.st_mode & S_IFMT != S_IFLNK {
             throw ValidationError("--download \(path) is not a regular file (a device, a pipe or a socket): without --download, the body goes to standard output, which you can redirect")

@@ -74,13 +74,22 @@ public struct RequestPlan: Sendable {
         for header in headers where Self.namesACredential(header.name) { request.secretHeaderNames.insert(header.name) }
     }
 
-    /// Whether a header's name says its value is a credential: it holds `token`, `secret`,
-    /// `password`, `passwd`, `auth`, `session` or `key` (as a word: `api-key`, `X-Key`, not
-    /// `Keep-Alive` or `Monkey`).
+    /// Whether a header's name says its value is a credential, word by word (`-` and `_` part
+    /// them): a word holding `token`, `secret` or `passw`; `auth` or `authentication…`; `apikey`
+    /// at a word's end; `sessionid`, or `session` before `id`, `token` or `key`; `key` itself,
+    /// unless it names something else (`Cache-Key`, `Idempotency-Key`, `Sec-WebSocket-Key`,
+    /// `Public-Key`). Not `Authority`, `X-Author`, `X-Session-Affinity`, `Keep-Alive`.
     static func namesACredential(_ name: String) -> Bool {
-        let lowered = name.lowercased()
-        if ["token", "secret", "password", "passwd", "auth", "session"].contains(where: lowered.contains) { return true }
-        return lowered.split(whereSeparator: { $0 == "-" || $0 == "_" }).contains { $0 == "key" || $0.hasSuffix("apikey") }
+        let words = name.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" }).map(String.init)
+        for (index, word) in words.enumerated() {
+            let next = index + 1 < words.count ? words[index + 1] : ""
+            let previous = index > 0 ? words[index - 1] : ""
+            if ["token", "secret", "passw"].contains(where: word.contains) { return true }
+            if word == "auth" || word.hasPrefix("authentic") || word.hasSuffix("apikey") || word == "sessionid" { return true }
+            if word == "session" && ["id", "token", "key"].contains(next) { return true }
+            if word == "key" && !["cache", "idempotency", "websocket", "public", "ssh"].contains(previous) { return true }
+        }
+        return false
     }
 
     /// A field's value in the body.

@@ -25,7 +25,7 @@ public struct ResponsePrinter: Sendable {
         guard !bodyOnly else { return "" }
         var text = "HTTP \(head.statusCode)\n"
         if showsHeaders {
-            for header in head.headers { text += "\(header.name): \(header.value)\n" }
+            for header in head.headers { text += "\(header.name): \(terminalSafe(header.value))\n" }
         }
         return text
     }
@@ -49,17 +49,28 @@ public struct ResponsePrinter: Sendable {
     }
 
     /// `data` as it may reach the output: on a terminal, control characters other than tab, line
-    /// feed and carriage return (ESC above all, which starts the sequences that retitle the
+    /// feed and carriage return, C1 controls included (ESC above all, which starts the sequences that retitle the
     /// window, write the clipboard or redraw the screen) become `?`, so a server's text cannot
     /// drive the terminal; to a file or a pipe, the bytes as they came.
     public func terminalSafe(_ data: Data) -> Data {
-        guard outputIsTerminal, data.contains(where: Self.isControl) else { return data }
-        return Data(data.map { Self.isControl($0) ? UInt8(ascii: "?") : $0 })
+        guard outputIsTerminal, data.contains(where: { Self.isControl($0) || $0 == 0xC2 }) else { return data }
+        var safe = Data(capacity: data.count)
+        var bytes = data.makeIterator()
+        while let byte = bytes.next() {
+            guard byte == 0xC2 else {
+                safe.append(Self.isControl(byte) ? UInt8(ascii: "?") : byte)
+                continue
+            }
+            // U+0080–U+009F, C1 controls (U+009B is CSI to xterm), are C2 80–C2 9F in UTF-8.
+            guard let next = bytes.next() else { safe.append(byte); break }
+            if (0x80...0x9F).contains(next) { safe.append(UInt8(ascii: "?")) } else { safe.append(contentsOf: [byte, Self.isControl(next) ? UInt8(ascii: "?") : next]) }
+        }
+        return safe
     }
 
     /// `text` as ``terminalSafe(_:)-(Data)`` writes it.
     public func terminalSafe(_ text: String) -> String {
-        guard outputIsTerminal, text.utf8.contains(where: Self.isControl) else { return text }
+        guard outputIsTerminal, text.utf8.contains(where: { Self.isControl($0) || $0 == 0xC2 }) else { return text }
         return String(decoding: terminalSafe(Data(text.utf8)), as: UTF8.self)
     }
 

@@ -46,6 +46,8 @@ struct SessionFile: Codable, Equatable {
             do { try request.headers.add(name: field[0], value: field[1]) } catch let error as NetworkError {
                 throw UsageError("--session: \(error.description)")
             }
+            // As on the run that stored it: a credential by its name stays one.
+            if RequestPlan.namesACredential(field[0]) { request.secretHeaderNames.insert(field[0]) }
         }
     }
 

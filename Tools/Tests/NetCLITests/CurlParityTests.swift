@@ -54,12 +54,26 @@ struct CurlParityTests {
     func credentialNamesRedacted() async throws {
         let printed = try await ProcessRunner.net([
             "get", "http://127.0.0.1:9/x", "PRIVATE-TOKEN:glpat-secret1", "X-Goog-Api-Key:secret2", "X-Vault-Token:secret3",
-            "X-Key:secret4", "Keep-Alive:timeout=5", "X-Monkey:banana", "--curl",
+            "X-Key:secret4", "Keep-Alive:timeout=5", "X-Monkey:banana", "X-Session-Affinity:node-2", "Idempotency-Key:op-7", "--curl",
         ])
         #expect(printed.status == 0, "\(printed.standardError)")
         for secret in ["secret1", "secret2", "secret3", "secret4"] { #expect(!printed.output.contains(secret), "\(printed.output)") }
         #expect(printed.output.contains("PRIVATE-TOKEN: REDACTED") && printed.output.contains("X-Key: REDACTED"), "\(printed.output)")
-        #expect(printed.output.contains("Keep-Alive: timeout=5") && printed.output.contains("X-Monkey: banana"), "\(printed.output)")
+        for kept in ["Keep-Alive: timeout=5", "X-Monkey: banana", "X-Session-Affinity: node-2", "Idempotency-Key: op-7"] {
+            #expect(printed.output.contains(kept), "\(kept): \(printed.output)")
+        }
+    }
+
+    @Test("A credential header a --session file keeps stays one: --curl redacts it on a later run")
+    func sessionCredentialRedacted() async throws {
+        let scratch = try ScratchDirectory()
+        let session = scratch.path("s.json")
+        try Data(#"{"headers": [["PRIVATE-TOKEN", "glpat-stored"], ["X-Trace", "t1"]], "cookies": []}"#.utf8)
+            .write(to: URL(fileURLWithPath: session))
+        let printed = try await ProcessRunner.net(["get", "http://127.0.0.1:9/x", "--session", session, "--curl"])
+        #expect(printed.status == 0, "\(printed.standardError)")
+        #expect(!printed.output.contains("glpat-stored") && printed.output.contains("PRIVATE-TOKEN: REDACTED"), "\(printed.output)")
+        #expect(printed.output.contains("X-Trace: t1"), "\(printed.output)")
     }
 
     @Test("What net does beyond one request is in the command too: -L with net's limit unless --no-follow, and --retry")

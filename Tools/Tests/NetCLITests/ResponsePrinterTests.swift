@@ -1,6 +1,6 @@
 import Foundation
 import Net
-import NetCLI
+@testable import NetCLI
 import Testing
 
 /// What `net` prints of a body, on a terminal and not (Docs/CLI.md's output rules).
@@ -30,6 +30,7 @@ struct ResponsePrinterTests {
         let onTerminal = ResponsePrinter(showsHeaders: false, outputIsTerminal: true, bodyOnly: true)
         #expect(String(decoding: onTerminal.body(hostile, head: try Self.head("text/plain")), as: UTF8.self) == "a?]0;owned?b?]52;c;eA==??[2J\tc\r\n")
         #expect(onTerminal.terminalSafe("x\u{1B}[31my\u{7F}") == "x?[31my?")  // a streamed chunk or event line
+        #expect(onTerminal.terminalSafe("a\u{9B}31mb \u{E9}") == "a?31mb \u{E9}")  // a C1 CSI goes, é stays
         let piped = ResponsePrinter(showsHeaders: false, outputIsTerminal: false, bodyOnly: true)
         #expect(piped.body(hostile, head: try Self.head("text/plain")) == hostile)
     }
@@ -39,5 +40,28 @@ struct ResponsePrinterTests {
         #expect(NetCommand.nonUTF8ArgumentMessage([Array("get".utf8), Array("caf\u{E9}".utf8)]) == nil)
         let message = NetCommand.nonUTF8ArgumentMessage([Array("get".utf8), [0x63, 0x61, 0x66, 0xE9]])
         #expect(message?.hasPrefix("argument 2 (caf\u{FFFD}) is not UTF-8") == true, "\(String(describing: message))")
+    }
+}
+
+/// How `net` reads the small local files it is given (`--session`, `--cacert`, `--cert`, `--key`).
+@Suite("net: local files given on the command line")
+struct LocalFileTests {
+    @Test("a pipe is read to its end where a certificate or key may come from one (<(vault read …)); elsewhere it is a usage error, as /dev/zero is")
+    func pipes() async throws {
+        let scratch = try ScratchDirectory()
+        let fifo = scratch.path("key.pem")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // The writer opens the pipe once the reader does, writes, and closes it: the end.
+        let writer = Thread {
+            let descriptor = open(fifo, O_WRONLY)
+            _ = "-----BEGIN KEY-----\n".withCString { write(descriptor, $0, strlen($0)) }
+            close(descriptor)
+        }
+        writer.start()
+        let read = try LocalFile.read(fifo, option: "--key", allowingPipes: true)
+        #expect(read.map { String(decoding: $0, as: UTF8.self) } == "-----BEGIN KEY-----\n")
+        #expect(throws: UsageError.self) { try LocalFile.read("/dev/zero", option: "--cacert", allowingPipes: true) }
+        #expect(throws: UsageError.self) { try LocalFile.read(fifo, option: "--session") }  // never waits for a writer
+        #expect(try LocalFile.read(scratch.path("missing.json"), option: "--session") == nil)
     }
 }
