@@ -129,7 +129,8 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
     private func failure(_ error: any Error, of request: NetworkRequest, via relay: OriginRelay?,
                          failuresBefore: Int, proxy: NetworkProxy?) -> any Error {
         let mapped = ErrorMapping.networkError(for: error, request: request, limits: configuration.responseLimits, proxy: proxy)
-        if mapped is CancellationError { return mapped }
+        // The caller's own ending (a cancellation, the request body's own error) is why it ended.
+        if mapped is CancellationError || error is RequestBodySourceFailure { return mapped }
         return relay?.failures.failure(since: failuresBefore) ?? mapped
     }
 

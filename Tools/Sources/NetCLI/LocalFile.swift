@@ -3,7 +3,9 @@ import Foundation
 /// Reads a small local file `net` was given (a `--session` file, a `--cacert` bundle) the way the
 /// library reads its own: opened without waiting (a FIFO in its place would block the open),
 /// checked to be a regular file on the open descriptor, and at most `limit` bytes, so
-/// `/dev/zero` or a pipe is a usage error, not a hang or memory without bound.
+/// `/dev/zero` or a pipe is a usage error, not a hang or memory without bound. Where a pipe is
+/// allowed (a certificate or key from `<(vault read …)`), it is opened and read waiting for its
+/// writer, as `cat` would, up to the same limit.
 enum LocalFile {
     /// The largest file `read` takes: 16 MiB, far past any session file or certificate bundle.
     static let limit = 16 << 20
@@ -12,24 +14,23 @@ enum LocalFile {
     /// (`--key <(vault read …)`, which keeps a key off the disk) is read to its end too, up to
     /// the same limit.
     static func read(_ path: String, option: String, allowingPipes: Bool = false) throws -> Data? {
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        // Waiting only where a pipe is allowed: a FIFO's writer may write and close before a
+        // second, waiting open, which would then wait for ever.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | (allowingPipes ? 0 : O_NONBLOCK))
         guard descriptor >= 0 else {
-            if errno == ENOENT { return nil }
-            throw UsageError("\(option): cannot open \(path): \(String(cString: strerror(errno)))")
+            let code = errno
+            if code == ENOENT { return nil }
+            throw UsageError("\(option): cannot open \(path): \(String(cString: strerror(code)))")
         }
-        var handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw UsageError("\(option): cannot read \(path): \(String(cString: strerror(errno)))") }
+        guard fstat(descriptor, &status) == 0 else {
+            let code = errno
+            throw UsageError("\(option): cannot read \(path): \(String(cString: strerror(code)))")
+        }
         let isPipe = status.st_mode & S_IFMT == S_IFIFO
         guard status.st_mode & S_IFMT == S_IFREG || (allowingPipes && isPipe) else {
             throw UsageError("\(option): \(path) is not a regular file\(allowingPipes ? " or a pipe" : "")")
-        }
-        if isPipe {
-            // Opened again, waiting for its writer as `cat` would: read without one, a named
-            // pipe ends at once, empty.
-            let blocking = open(path, O_RDONLY | O_CLOEXEC)
-            guard blocking >= 0 else { throw UsageError("\(option): cannot open \(path): \(String(cString: strerror(errno)))") }
-            handle = FileHandle(fileDescriptor: blocking, closeOnDealloc: true)
         }
         guard Int64(status.st_size) <= Int64(limit) else {
             throw UsageError("\(option): \(path) is larger than \(limit) bytes")

@@ -112,17 +112,23 @@ public struct RequestOptions: ParsableArguments {
             throw ValidationError("--download \(path): the folder \(folder) does not exist")
         }
         // The body replaces the file by a rename when complete: a device or a pipe in its place
-        // (`/dev/null`, `/dev/stdout`, a FIFO) would be replaced, not written to.
-        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-        if absolute.hasPrefix("/dev/") || absolute.hasPrefix("/proc/") {  // /dev/stdout is a link, and may lead to a file
-            throw ValidationError("--download \(path) is not a regular file (a device, a pipe or a socket): without --download, the body goes to standard output, which you can redirect")
-        }
+        // (`/dev/null`, a FIFO), or a link to one or into /proc (`/dev/stdout` is a link to
+        // /proc/self/fd/1, which can lead to a file), would be replaced, not written to.
+        let refusal = ValidationError("--download \(path) is not a regular file (a device, a pipe, a socket or a link to one): without --download, the body goes to standard output, which you can redirect")
         var status = stat()
-        if lstat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG, status.st_mode & S_IFMT != S_IFLNK {
-            throw ValidationError("--download \(path) is not a regular file (a device, a pipe or a socket): without --download, the body goes to standard output, which you can redirect")
+        if lstat(path, &status) == 0 {
+            switch status.st_mode & S_IFMT {
+            case S_IFREG: break
+            case S_IFLNK:
+                let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? ""
+                if target.hasPrefix("/proc/") || target.hasPrefix("/dev/") { throw refusal }
+                if stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG { throw refusal }
+            default: throw refusal
+            }
         }
-        if stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
-            throw ValidationError("--download \(path) leads to something that is not a regular file: without --download, the body goes to standard output")
+        if let resolved = realpath(folder, nil) {
+            defer { free(resolved) }
+            if String(cString: resolved).hasPrefix("/proc/") { throw refusal }  // /proc/self/fd/…
         }
     }
 

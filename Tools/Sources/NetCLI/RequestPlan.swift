@@ -75,18 +75,19 @@ public struct RequestPlan: Sendable {
     }
 
     /// Whether a header's name says its value is a credential, word by word (`-` and `_` part
-    /// them): a word holding `token`, `secret` or `passw`; `auth` or `authentication…`; `apikey`
-    /// at a word's end; `sessionid`, or `session` before `id`, `token` or `key`; `key` itself,
-    /// unless it names something else (`Cache-Key`, `Idempotency-Key`, `Sec-WebSocket-Key`,
-    /// `Public-Key`). Not `Authority`, `X-Author`, `X-Session-Affinity`, `Keep-Alive`.
+    /// them): a word holding `token`, `secret`, `passw`, `apikey`, or `auth` (but not `author…`
+    /// other than `authoriz…`); a word holding `session` other than `session` itself, or
+    /// `session` last or before `id`, `token` or `key`; `key` itself, unless it names something
+    /// else (`Cache-Key`, `Idempotency-Key`, `Sec-WebSocket-Key`, `Public-Key`). Not `Authority`,
+    /// `X-Author`, `X-Session-Affinity`, `Keep-Alive`.
     static func namesACredential(_ name: String) -> Bool {
         let words = name.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" }).map(String.init)
         for (index, word) in words.enumerated() {
             let next = index + 1 < words.count ? words[index + 1] : ""
             let previous = index > 0 ? words[index - 1] : ""
-            if ["token", "secret", "passw"].contains(where: word.contains) { return true }
-            if word == "auth" || word.hasPrefix("authentic") || word.hasSuffix("apikey") || word == "sessionid" { return true }
-            if word == "session" && ["id", "token", "key"].contains(next) { return true }
+            if ["token", "secret", "passw", "apikey"].contains(where: word.contains) { return true }
+            if word.contains("auth"), !word.contains("author") || word.contains("authoriz") { return true }
+            if word.contains("session"), word != "session" || ["", "id", "token", "key"].contains(next) { return true }
             if word == "key" && !["cache", "idempotency", "websocket", "public", "ssh"].contains(previous) { return true }
         }
         return false

@@ -39,7 +39,7 @@ public struct ResponsePrinter: Sendable {
         if bodyOnly { return isBinaryOnTerminal() ? Self.binaryNote(data) : terminalSafe(data) }
         let mimeType = head.mimeType ?? ""
         if mimeType.isEmpty || mimeType.contains("json"), let pretty = JSONText.prettyPrinted(data) {
-            return Data(("\n" + pretty + "\n").utf8)
+            return terminalSafe(Data(("\n" + pretty + "\n").utf8))  // JSON strings may hold C1 controls
         }
         if isBinaryOnTerminal() { return Data("\n".utf8) + Self.binaryNote(data) }
         var shown = Data("\n".utf8)
@@ -54,16 +54,29 @@ public struct ResponsePrinter: Sendable {
     /// drive the terminal; to a file or a pipe, the bytes as they came.
     public func terminalSafe(_ data: Data) -> Data {
         guard outputIsTerminal, data.contains(where: { Self.isControl($0) || $0 == 0xC2 }) else { return data }
-        var safe = Data(capacity: data.count)
-        var bytes = data.makeIterator()
-        while let byte = bytes.next() {
+        let bytes = [UInt8](data)
+        var safe = Data(capacity: bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
             guard byte == 0xC2 else {
                 safe.append(Self.isControl(byte) ? UInt8(ascii: "?") : byte)
                 continue
             }
-            // U+0080–U+009F, C1 controls (U+009B is CSI to xterm), are C2 80–C2 9F in UTF-8.
-            guard let next = bytes.next() else { safe.append(byte); break }
-            if (0x80...0x9F).contains(next) { safe.append(UInt8(ascii: "?")) } else { safe.append(contentsOf: [byte, Self.isControl(next) ? UInt8(ascii: "?") : next]) }
+            // U+0080–U+009F, C1 controls (U+009B is CSI to xterm), are C2 80–C2 9F in UTF-8. A C2
+            // that ends the data may start one in the next chunk: it goes as `?` too.
+            guard index < bytes.count else { safe.append(UInt8(ascii: "?")); break }
+            let next = bytes[index]
+            if (0x80...0x9F).contains(next) {
+                safe.append(UInt8(ascii: "?"))
+                index += 1
+            } else if (0xA0...0xBF).contains(next) {
+                safe.append(contentsOf: [byte, next])  // a printable character (©, a no-break space)
+                index += 1
+            } else {
+                safe.append(byte)  // not a character's start: the next byte is judged on its own
+            }
         }
         return safe
     }

@@ -55,6 +55,9 @@ struct ExitStatusTests {
         (["get", "http://127.0.0.1:9/", "--download", "/nonexistent/folder/file"], "/nonexistent/folder does not exist"),
         // Replaced by a rename when complete, /dev/null would become a regular file (as root).
         (["get", "http://127.0.0.1:9/", "--download", "/dev/null"], "/dev/null is not a regular file"),
+        // A link into /proc, which can lead to a file (standard output redirected to one).
+        (["get", "http://127.0.0.1:9/", "--download", "/dev/stdout"], "/dev/stdout is not a regular file"),
+        (["get", "http://127.0.0.1:9/", "--download", "//dev/stdout"], "//dev/stdout is not a regular file"),
         // Read bounded and without waiting: neither endless bytes nor a pipe nobody writes.
         (["get", "http://127.0.0.1:9/", "--session", "/dev/zero"], "/dev/zero is not a regular file"),
         (["get", "--transport", "ahc", "--cacert", "/dev/zero", "https://127.0.0.1:9/"], "/dev/zero is not a regular file"),

@@ -30,7 +30,13 @@ struct ResponsePrinterTests {
         let onTerminal = ResponsePrinter(showsHeaders: false, outputIsTerminal: true, bodyOnly: true)
         #expect(String(decoding: onTerminal.body(hostile, head: try Self.head("text/plain")), as: UTF8.self) == "a?]0;owned?b?]52;c;eA==??[2J\tc\r\n")
         #expect(onTerminal.terminalSafe("x\u{1B}[31my\u{7F}") == "x?[31my?")  // a streamed chunk or event line
-        #expect(onTerminal.terminalSafe("a\u{9B}31mb \u{E9}") == "a?31mb \u{E9}")  // a C1 CSI goes, é stays
+        #expect(onTerminal.terminalSafe("a\u{9B}31mb \u{E9}\u{A9}") == "a?31mb \u{E9}\u{A9}")  // a C1 CSI goes, é and © stay
+        // A stray C2 before one: the CSI still goes; a C2 that ends a chunk may start one in the next.
+        #expect(onTerminal.terminalSafe(Data([0x61, 0xC2, 0xC2, 0x9B])) == Data([0x61, 0xC2, UInt8(ascii: "?")]))
+        #expect(onTerminal.terminalSafe(Data([0x61, 0xC2])) == Data([0x61, UInt8(ascii: "?")]))
+        // Pretty-printed JSON, whose strings may hold C1 controls raw.
+        let json = ResponsePrinter(showsHeaders: false, outputIsTerminal: true).body(Data("{\"a\":\"x\u{9B}2J\"}".utf8), head: try Self.head("application/json"))
+        #expect(!json.contains(0x9B) && String(decoding: json, as: UTF8.self).contains("x?2J"), "\(String(decoding: json, as: UTF8.self))")
         let piped = ResponsePrinter(showsHeaders: false, outputIsTerminal: false, bodyOnly: true)
         #expect(piped.body(hostile, head: try Self.head("text/plain")) == hostile)
     }
