@@ -106,14 +106,16 @@ struct Exchange {
         if !(100..<600).contains(code) {
             Output.error("net: the server answered with status \(code), which is not an HTTP status (100–599)\n")
         } else if [301, 302, 303, 307, 308].contains(code), !options.noFollow, let location = head.headers["Location"] {
-            let shown = NetworkRedaction.redactedURL(location)
+            // The server's text, on standard error: a terminal's escape sequences in it go as `?`.
+            let shown = ResponsePrinter(showsHeaders: false, outputIsTerminal: isatty(STDERR_FILENO) != 0)
+                .terminalSafe(NetworkRedaction.redactedURL(location))
             guard let target = URL(string: location, relativeTo: head.url)?.absoluteURL else {
                 Output.error("net: not following the redirect: its Location \(shown) is not a URL\n")
                 return ExitStatus(statusCode: code)
             }
             let scheme = target.scheme?.lowercased() ?? ""
             if scheme != "http" && scheme != "https" {
-                Output.error("net: not following the redirect to \(NetworkRedaction.redactedURL(target.absoluteString)): only http and https redirects are followed\n")
+                Output.error("net: not following the redirect to \(shown): only http and https redirects are followed\n")
             } else if target.host?.isEmpty ?? true {
                 Output.error("net: not following the redirect to \(shown): it names no host\n")
             }

@@ -14,9 +14,13 @@ enum LocalFile {
     /// (`--key <(vault read …)`, which keeps a key off the disk) is read to its end too, up to
     /// the same limit.
     static func read(_ path: String, option: String, allowingPipes: Bool = false) throws -> Data? {
-        // Waiting only where a pipe is allowed: a FIFO's writer may write and close before a
-        // second, waiting open, which would then wait for ever.
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | (allowingPipes ? 0 : O_NONBLOCK))
+        // Waiting only for a pipe, where one is allowed: opened once (a FIFO's writer may write
+        // and close before a second, waiting open, which would then wait for ever); anything
+        // else without waiting and without becoming a controlling terminal (a serial line's open
+        // can wait for its carrier), its type checked on the descriptor below.
+        var named = stat()
+        let waits = allowingPipes && stat(path, &named) == 0 && named.st_mode & S_IFMT == S_IFIFO
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | (waits ? 0 : O_NONBLOCK))
         guard descriptor >= 0 else {
             let code = errno
             if code == ENOENT { return nil }

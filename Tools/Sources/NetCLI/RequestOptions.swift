@@ -120,8 +120,7 @@ public struct RequestOptions: ParsableArguments {
             switch status.st_mode & S_IFMT {
             case S_IFREG: break
             case S_IFLNK:
-                let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? ""
-                if target.hasPrefix("/proc/") || target.hasPrefix("/dev/") { throw refusal }
+                if Self.linkLeadsIntoProcOrDevices(path) { throw refusal }
                 if stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG { throw refusal }
             default: throw refusal
             }
@@ -130,6 +129,20 @@ public struct RequestOptions: ParsableArguments {
             defer { free(resolved) }
             if String(cString: resolved).hasPrefix("/proc/") { throw refusal }  // /proc/self/fd/…
         }
+    }
+
+    /// Whether following the link at `path`, link by link (relative targets from the link's own
+    /// folder, 40 links at most, as the kernel allows), passes through /proc or /dev (but
+    /// /dev/shm, an ordinary tmpfs): there, `/proc/self/fd/1` can lead on to any file.
+    private static func linkLeadsIntoProcOrDevices(_ path: String) -> Bool {
+        var current = URL(fileURLWithPath: path).standardizedFileURL
+        for _ in 0..<40 {
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: current.path) else { return false }
+            current = URL(fileURLWithPath: target, relativeTo: current.deletingLastPathComponent()).standardizedFileURL
+            let text = current.path
+            if text.hasPrefix("/proc/") || (text.hasPrefix("/dev/") && !text.hasPrefix("/dev/shm/")) { return true }
+        }
+        return true  // a loop, or a chain longer than the kernel follows: not a file to replace
     }
 
     /// The longest `--timeout` taken, in seconds: a year.

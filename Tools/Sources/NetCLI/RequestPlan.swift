@@ -78,7 +78,7 @@ public struct RequestPlan: Sendable {
     /// them): a word holding `token`, `secret`, `passw`, `apikey`, or `auth` (but not `author…`
     /// other than `authoriz…`); a word holding `session` other than `session` itself, or
     /// `session` last or before `id`, `token` or `key`; `key` itself, unless it names something
-    /// else (`Cache-Key`, `Idempotency-Key`, `Sec-WebSocket-Key`, `Public-Key`). Not `Authority`,
+    /// else (`Cache-Key`, `Idempotency-Key`, `Sec-WebSocket-Key`, `Public-Key`, `Kms-Key-Id`). Not `Authority`,
     /// `X-Author`, `X-Session-Affinity`, `Keep-Alive`.
     static func namesACredential(_ name: String) -> Bool {
         let words = name.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" }).map(String.init)
@@ -88,7 +88,8 @@ public struct RequestPlan: Sendable {
             if ["token", "secret", "passw", "apikey"].contains(where: word.contains) { return true }
             if word.contains("auth"), !word.contains("author") || word.contains("authoriz") { return true }
             if word.contains("session"), word != "session" || ["", "id", "token", "key"].contains(next) { return true }
-            if word == "key" && !["cache", "idempotency", "websocket", "public", "ssh"].contains(previous) { return true }
+            // Not `…-Kms-Key-Id` either: an S3 redirect to another region must keep the encryption key's name.
+            if word == "key" && !["cache", "idempotency", "websocket", "public", "ssh", "kms"].contains(previous) { return true }
         }
         return false
     }

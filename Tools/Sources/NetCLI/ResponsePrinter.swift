@@ -25,7 +25,7 @@ public struct ResponsePrinter: Sendable {
         guard !bodyOnly else { return "" }
         var text = "HTTP \(head.statusCode)\n"
         if showsHeaders {
-            for header in head.headers { text += "\(header.name): \(terminalSafe(header.value))\n" }
+            for header in head.headers { text += "\(terminalSafe(header.name)): \(terminalSafe(header.value))\n" }
         }
         return text
     }

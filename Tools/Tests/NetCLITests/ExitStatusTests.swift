@@ -71,6 +71,23 @@ struct ExitStatusTests {
         #expect(result.standardError.filter { $0 == "\n" }.count == 1, "\(result.standardError)")
     }
 
+    @Test("--download through a chain of links, one relative, into /proc is a usage error; a link to an ordinary file is followed as before")
+    func downloadThroughLinks() async throws {
+        let scratch = try ScratchDirectory()
+        let depth = scratch.url.standardizedFileURL.pathComponents.count - 1  // up to /
+        let relative = String(repeating: "../", count: depth) + "proc/self/fd/1"
+        try FileManager.default.createSymbolicLink(atPath: scratch.path("out"), withDestinationPath: relative)
+        try FileManager.default.createSymbolicLink(atPath: scratch.path("chain"), withDestinationPath: "out")
+        for name in ["out", "chain"] {
+            let result = try await ProcessRunner.net(["get", "http://127.0.0.1:9/", "--download", scratch.path(name)])
+            #expect(result.status == 2 && result.standardError.contains("is not a regular file"), "\(name): \(result.standardError)")
+        }
+        try Data().write(to: scratch.url.appendingPathComponent("plain"))
+        try FileManager.default.createSymbolicLink(atPath: scratch.path("toPlain"), withDestinationPath: "plain")
+        let followed = try await ProcessRunner.net(["get", "http://127.0.0.1:9/", "--download", scratch.path("toPlain")])
+        #expect(followed.status == 1, "\(followed.standardError)")  // past the checks: the refused connection
+    }
+
     @Test("--help prints the commands and exits 0")
     func help() async throws {
         let result = try await ProcessRunner.net(["--help"])
