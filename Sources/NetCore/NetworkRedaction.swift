@@ -38,6 +38,12 @@ public enum NetworkRedaction {
         return sensitiveHeaderNames.contains { NetworkHeaders.sameName($0, name) }
     }
 
+    /// Whether header `name` is one `marked` names (a request's ``NetworkRequest/secretHeaderNames``),
+    /// compared as header names are.
+    package static func isMarkedHeader(_ name: String, in marked: Set<String>) -> Bool {
+        !marked.isEmpty && marked.contains { NetworkHeaders.sameName($0, name) }
+    }
+
     /// The lengths of ``sensitiveHeaderNames``, which most names are not.
     private static let sensitiveHeaderLengths = Set(sensitiveHeaderNames.map(\.utf8.count))
 

@@ -48,7 +48,7 @@ extension NetworkRequest {
         }
         for header in headers {
             let secret = options.sensitiveHeaderNames.contains(NetworkHeaders.lowercased(header.name))
-                || secretHeaderNames.contains { NetworkHeaders.sameName($0, header.name) }
+                || NetworkRedaction.isMarkedHeader(header.name, in: secretHeaderNames)
             let value = options.redactsSecrets && secret ? NetworkRedaction.redactedCredential(header.value) : header.value
             // `Name:` with nothing after it would make curl drop the header; `Name;` sends it empty.
             arguments += ["-H", value.isEmpty ? "\(header.name);" : "\(header.name): \(value)"]

@@ -78,9 +78,7 @@ public struct NetworkRequest: Sendable, CustomStringConvertible {
     /// Whether header `name`'s value is a credential: a name Net knows as one, or one of
     /// ``secretHeaderNames``.
     public func isSecretHeader(_ name: String) -> Bool {
-        if NetworkRedaction.isSensitiveHeader(name) { return true }
-        let secret = storage.secretHeaderNames
-        return !secret.isEmpty && secret.contains { NetworkHeaders.sameName($0, name) }
+        NetworkRedaction.isSensitiveHeader(name) || NetworkRedaction.isMarkedHeader(name, in: storage.secretHeaderNames)
     }
     /// Which refresh generation of an `AuthenticationInterceptor`'s credential signed this request,
     /// so a 401 can tell a request of the burst a failed refresh answered from a later one.

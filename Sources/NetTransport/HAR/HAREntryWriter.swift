@@ -91,7 +91,7 @@ struct HAREntryWriter: Sendable {
     private static func redacted(_ headers: NetworkHeaders, keys: Set<String>, secretNames: Set<String>) -> [HARArchive.NameValue] {
         headers.map { field in
             let name = field.name.lowercased()
-            let value = if NetworkRedaction.isSensitiveHeader(name) || secretNames.contains(where: { NetworkHeaders.sameName($0, name) }) {
+            let value = if NetworkRedaction.isSensitiveHeader(name) || NetworkRedaction.isMarkedHeader(name, in: secretNames) {
                 NetworkRedaction.redactedCredential(field.value)
             } else if name == "location" || name == "content-location" {
                 NetworkRedaction.redactedURL(field.value, exactKeys: keys)
