@@ -45,6 +45,14 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         bridge(for: task)?.sent(total: totalBytesSent, expected: totalBytesExpectedToSend)
     }
 
+    #if canImport(FoundationNetworking)
+    /// libcurl resends a request whose reused connection died before any answer, and asks for its
+    /// body again from the start (`UploadSource.makeStream()`).
+    func urlSession(_ session: URLSession, task: URLSessionTask, needNewBodyStream completionHandler: @escaping @Sendable (InputStream?) -> Void) {
+        completionHandler(bridge(for: task)?.newBodyStream())
+    }
+    #endif
+
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         let bridge = bridges.withLock { $0.removeValue(forKey: task.taskIdentifier) }
         bridge?.complete(with: error)

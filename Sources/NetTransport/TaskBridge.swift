@@ -49,6 +49,9 @@ final class TaskBridge: Sendable {
     private let request: NetworkRequest
     /// The caller's file being sent, checked as its pieces go out.
     private let sentFile: SentFileCheck?
+    /// The request body: its size is the progress's total (FoundationNetworking reports none for
+    /// a stream), and libcurl may ask for it again from the start.
+    private let upload: UploadSource
     private let limits: ResponseLimits
     private let cancelQueue: DispatchQueue
     private let state = Locked(State())
@@ -60,8 +63,10 @@ final class TaskBridge: Sendable {
     /// `URLSessionTransport.cancelQueue`); `spoolDirectory` holds the body a slow reader has not
     /// taken yet, past ``BodyChannel``'s window.
     init(request: NetworkRequest, limits: ResponseLimits, cancelQueue: DispatchQueue, spoolDirectory: URL,
-         backlogLimit: Int64?, sentFile: SentFileCheck? = nil, progress: TransportProgressHandler?) {
+         backlogLimit: Int64?, upload: UploadSource = .none, sentFile: SentFileCheck? = nil,
+         progress: TransportProgressHandler?) {
         self.request = request
+        self.upload = upload
         self.sentFile = sentFile
         self.limits = limits
         self.cancelQueue = cancelQueue
@@ -174,19 +179,27 @@ final class TaskBridge: Sendable {
     }
 
     /// Request body bytes went out.
-    func sent(total: Int64, expected: Int64) {
+    func sent(total: Int64, expected reported: Int64) {
         do {
             try sentFile?.check()
         } catch {
             fail(error)
             return
         }
+        let expected = upload.size ?? reported
         if let record {
             record.sentRequestBody(bytes: total)
             if expected > 0, total >= expected { record.reached(.requestSent) }
         }
         progress?(NetworkProgress(direction: .upload, completedBytes: total, expectedBytes: expected > 0 ? expected : nil))
     }
+
+    #if canImport(FoundationNetworking)
+    /// The request body from its start, for libcurl's resend on a new connection (`nil`: none).
+    func newBodyStream() -> InputStream? {
+        upload.makeStream()
+    }
+    #endif
 
     /// URLSession finished the task, with or without an error.
     func complete(with error: (any Error)?) {

@@ -19,10 +19,11 @@ import NetCore
 ///   Linux, are not used), buffered in 1 MiB of memory and then a nameless temporary file,
 ///   because libcurl cannot pause a transfer; a download to a file is written to it as it
 ///   arrives, with 256 KiB of memory until its writing begins;
-/// - bodies up to 1 MiB, from a file or a stream, are sent from memory (a file upload stopped
-///   mid-send can stop the process in FoundationNetworking: Docs/Linux-notes.md); larger file
-///   bodies are streamed from disk, larger streamed bodies spooled to a temporary file first,
-///   which is deleted on every path.
+/// - request bodies go out as streams of Net's own with their `Content-Length`, so that libcurl's
+///   resend after a reused connection died gets the body from its start, and files are read as
+///   libcurl sends them (FoundationNetworking's own file upload can stop the process when stopped
+///   mid-send: Docs/Linux-notes.md); streamed bodies up to 1 MiB are sent from memory, larger
+///   ones spooled to a temporary file first, which is deleted on every path.
 ///
 /// Create one per process (or per configuration) and share it: it keeps connections alive.
 /// Cookies and URLSession's own cache are off, so responses depend only on the request.
@@ -91,20 +92,28 @@ public final class URLSessionTransport: Transport {
         let sentFile = SentFileCheck(upload)
         let bridge = TaskBridge(request: request, limits: configuration.responseLimits, cancelQueue: cancelQueue,
                                 spoolDirectory: configuration.temporaryDirectory,
-                                backlogLimit: configuration.maximumSpooledBytes, sentFile: sentFile, progress: progress)
+                                backlogLimit: configuration.maximumSpooledBytes, upload: upload, sentFile: sentFile,
+                                progress: progress)
         // libcurl has read a spooled request body by the time the response head arrives.
         defer { upload.removeSpooledFile() }
-        guard let sentFile else { return try await exchange(urlRequest, upload: upload, bridge: bridge) }
+        guard case .file(let file) = upload else { return try await exchange(urlRequest, upload: upload, bridge: bridge) }
         do {
             let response = try await exchange(urlRequest, upload: upload, bridge: bridge)
-            try sentFile.check()  // a failure drops the response, which closes its connection
+            try Self.checkSent(file, sentFile)  // a failure drops the response, which closes its connection
             return response
         } catch is CancellationError {
             throw CancellationError()  // the caller's, or the deadline's: the file is not why it ended
         } catch {
-            try sentFile.check()
+            try Self.checkSent(file, sentFile)
             throw error
         }
+    }
+
+    /// Throws why the body file did not go out whole, if it did not: its stream's own failure (a
+    /// file that shrank, grew or could not be read), or a change the caller's file went through.
+    private static func checkSent(_ file: FileUpload, _ sentFile: SentFileCheck?) throws {
+        if let failure = file.recordedFailure { throw failure }
+        try sentFile?.check()
     }
 
     /// The exchange on a URLSession task: its response head, with the body to read.
@@ -116,11 +125,15 @@ public final class URLSessionTransport: Transport {
                 bridge.wait(continuation)
                 taskQueue.async {
                     guard !bridge.hasEnded else { return }
+                    #if canImport(FoundationNetworking)
+                    let task = session.dataTask(with: upload.streamedRequest(urlRequest))
+                    #else
                     let task: URLSessionTask = switch upload {
                     case .none: session.dataTask(with: urlRequest)
                     case .data(let data): session.uploadTask(with: urlRequest, from: data)
-                    case .file(let url, _): session.uploadTask(with: urlRequest, fromFile: url)
+                    case .file(let file): session.uploadTask(with: urlRequest, fromFile: file.url)
                     }
+                    #endif
                     delegate.register(bridge, for: task)
                     if !bridge.start(task) {
                         // Ended while the task was being made (which can wait seconds on a busy

@@ -29,6 +29,8 @@ import Synchronization
 ///   the gzip body set with `setGzipBomb`, its `Content-Length` that half's. `/brotli`:
 ///   `Content-Encoding: br` on 12 bytes that are not brotli; `/identity-then-gzip` the same bytes
 ///   under `identity` and then `gzip`, in two fields.
+/// - `/upload-once?key=K`: the key's first request read and closed without a byte; later ones
+///   answered with `LENGTH HASH content-length=… transfer-encoding=…` of what arrived.
 /// - `/length-short`: `Content-Length: 5` and 13 bytes, kept alive. `/length-long`: claims 100,
 ///   sends 10 and closes.
 final class FaultServer: Sendable {
@@ -60,15 +62,15 @@ final class FaultServer: Sendable {
     private func serve(_ connection: Int32) {
         var buffered = [UInt8]()
         defer { close(connection) }
-        while let (target, headers, leftover) = readRequest(connection, buffered) {
+        while let (target, headers, body, leftover) = readRequest(connection, buffered) {
             buffered = leftover
-            guard respond(to: target, headers: headers, on: connection) else { return }
+            guard respond(to: target, headers: headers, body: body, on: connection) else { return }
         }
     }
 
     /// Reads one request (head and `Content-Length` body); returns its target, its header fields
-    /// (names lowercased) and any bytes of the next request, or nil when the client closed.
-    private func readRequest(_ connection: Int32, _ start: [UInt8]) -> (String, [String: String], [UInt8])? {
+    /// (names lowercased), its body and any bytes of the next request, or nil when the client closed.
+    private func readRequest(_ connection: Int32, _ start: [UInt8]) -> (String, [String: String], ArraySlice<UInt8>, [UInt8])? {
         var data = start
         var chunk = [UInt8](repeating: 0, count: 65_536)
         func fill() -> Bool {
@@ -100,11 +102,12 @@ final class FaultServer: Sendable {
         while data.count < bodyStart + length {
             if !fill() { return nil }
         }
-        return (target, headers, Array(data[(bodyStart + length)...]))
+        return (target, headers, data[bodyStart..<(bodyStart + length)], Array(data[(bodyStart + length)...]))
     }
 
     /// Answers one request; false when the connection must end.
-    private func respond(to target: String, headers: [String: String], on connection: Int32) -> Bool {
+    private func respond(to target: String, headers: [String: String], body received: ArraySlice<UInt8>,
+                         on connection: Int32) -> Bool {
         let components = URLComponents(string: target)
         let path = components?.path ?? target
         var query: [String: String] = [:]
@@ -225,12 +228,31 @@ final class FaultServer: Sendable {
             return send(connection, Self.head(200, length: 12, extra: ["Content-Encoding: identity", "Content-Encoding: gzip"]) + Array("not decoded!".utf8))
         case "/length-short":
             return send(connection, Self.head(200, length: 5) + Array("hello world!!".utf8))
+        case "/upload-once":
+            // The key's first request is read whole and closed without a byte: on a reused
+            // connection, a client such as libcurl sends it again on a new one. Later requests are
+            // answered with the body's length, its hash and its framing fields as received.
+            let key = query["key"] ?? ""
+            let seen = counts.withLock { counts -> Int in
+                counts[key, default: 0] += 1
+                return counts[key] ?? 0
+            }
+            guard seen > 1 else { return false }
+            let framing = ["content-length", "transfer-encoding"].map { "\($0)=\(headers[$0] ?? "none")" }
+            let text = Array("\(received.count) \(Self.checksum(received)) \(framing.joined(separator: " "))".utf8)
+            return send(connection, Self.head(200, length: text.count) + text)
         case "/length-long":
             _ = send(connection, Self.head(200, length: 100) + Array("0123456789".utf8))
             return false
         default:
             return send(connection, Self.head(404, length: 0))
         }
+    }
+
+    /// A checksum of a body, order-sensitive: `/upload-once` answers with it, and a test computes
+    /// it over what it sent.
+    static func checksum(_ bytes: some Sequence<UInt8>) -> UInt64 {
+        bytes.reduce(into: 0) { sum, byte in sum = sum &* 1_099_511_628_211 &+ UInt64(byte) }
     }
 
     /// `HTTP/1.1 200 Fault\r\n`: where the headers begin.

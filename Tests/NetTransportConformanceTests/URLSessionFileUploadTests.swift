@@ -4,36 +4,29 @@ import NetTransport
 import NetTestSupport
 import Testing
 
-/// URLSessionTransport hands a body file over 1 MiB to FoundationNetworking, which takes its
-/// length when the task starts and reads it to its end, and libcurl 7.88 neither stops at that
-/// length nor fails a short read: a file that changes on the way must still fail the upload with a
-/// typed error naming it, never pass for a success nor end as a bare timeout.
-@Suite("URLSessionTransport: body files that change while they are sent")
+/// URLSessionTransport sends every request body as a stream of its own with its `Content-Length`
+/// (FoundationNetworking's file source can stop the process when a task stops mid-send, and
+/// neither its file nor its `Data` source is rewound for libcurl's resend). A file that changes on
+/// the way must fail the upload with a typed error naming it, never pass for a success nor end as
+/// a bare timeout; the request goes out framed by its length alone; a resend carries the whole body.
+@Suite("URLSessionTransport: request bodies on the wire")
 struct URLSessionFileUploadTests {
     static let transport = URLSessionTransport()
 
     /// Runs `URLSessionFaultProbe upload MODE` against `target` and returns what it printed.
     ///
-    /// In a process of its own: Net stops the upload mid-send, and FoundationNetworking (6.3.1)
-    /// can answer that by stopping the process (`_PauseState.setState`'s `try!`, libcurl 43; seen
-    /// in 2 of 30 runs of these tests beside two CPU hogs; Docs/Linux-notes.md). A probe stopped
-    /// that way proves nothing either way and runs again, up to 5 times; any other ending counts.
+    /// In a process of its own: Net stops the upload mid-send, which FoundationNetworking's own
+    /// file source could answer by stopping the process (`_PauseState.setState`'s `try!`, libcurl
+    /// 43; Docs/Linux-notes.md). Net's stream is read in place, so that ending fails the test like
+    /// any other.
     func probe(_ mode: String, _ target: String) async throws -> String {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
             .deletingLastPathComponent().appendingPathComponent("URLSessionFaultProbe").path
         let url = try await ConformanceServer.shared.baseURL().absoluteString + target
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_BACKTRACE"] = "enable=no"  // the crash's text is enough; a backtrace takes seconds
-        for _ in 0..<5 {
-            do {
-                let output = try await runProcessOffPool(executable, ["upload", mode, url], environment: environment)
-                return String(decoding: output, as: UTF8.self)
-            } catch let failure as CommandFailed where failure.description.contains("EasyHandle.swift") && failure.description.contains("Code=43") {
-                continue  // FoundationNetworking's own crash on a stopped file upload: run again
-            }
-        }
-        Issue.record("the probe was stopped by FoundationNetworking's crash 5 times in a row")
-        return ""
+        let output = try await runProcessOffPool(executable, ["upload", mode, url], environment: environment)
+        return String(decoding: output, as: UTF8.self)
     }
 
     @Test("a file that grows while it is sent fails with unreadableBodyFile, even when the server answers", .timeLimit(.minutes(2)))
@@ -54,25 +47,50 @@ struct URLSessionFileUploadTests {
         #expect(output.hasPrefix("error Invalid request: cannot read body file") && output.contains("changed while it was being sent"), "\(output)")
     }
 
-    @Test("a file of at most 1 MiB is read as the send starts and sent from memory: emptied as its upload is under way, the bytes it had arrive")
-    func smallFileFromMemory() async throws {
-        // From memory, FoundationNetworking never reads the file ahead, and a stopped upload
-        // cannot meet that read (Docs/Linux-notes.md); sent from the file, this change failed it.
-        let body = ConformanceServer.pattern(count: 1 << 20)
+    @Test("a file emptied as its upload is under way fails with unreadableBodyFile: the request never goes out short")
+    func emptiedOnTheWay() async throws {
+        // Emptied when its first piece has gone: the next read finds the end, and the stream stops
+        // the exchange instead of ending a body shorter than its Content-Length.
+        let body = ConformanceServer.pattern(count: 4 << 20)
         let file = try TransportConformance.temporaryFile(body)
         defer { try? FileManager.default.removeItem(at: file) }
         let emptied = LockedValue(false)
         let request = try await TransportConformance.request("/echo", method: .put, body: .file(file))
-        let response = try await Self.transport.send(request) { progress in
-            guard progress.direction == .upload, emptied.withLock({ done in defer { done = true }; return !done }) else { return }
-            if let handle = try? FileHandle(forUpdating: file) {
-                try? handle.truncate(atOffset: 0)
-                try? handle.close()
+        let error = await #expect(throws: NetworkError.self) {
+            _ = try await Self.transport.send(request) { progress in
+                guard progress.direction == .upload, emptied.withLock({ done in defer { done = true }; return !done }) else { return }
+                if let handle = try? FileHandle(forUpdating: file) {
+                    try? handle.truncate(atOffset: 0)
+                    try? handle.close()
+                }
             }
         }
         #expect(emptied.withLock { $0 })
-        let echo = try TransportConformance.Echo(response.body)
-        #expect(echo.bodyLength == body.count && echo.bodyHash == ConformanceServer.hash(body))
+        guard case .request(.unreadableBodyFile(let path, _))? = error else {
+            Issue.record("expected unreadableBodyFile, got \(String(describing: error))")
+            return
+        }
+        #expect(path == file.path)
+    }
+
+    @Test("a body file resent on a new connection, after a reused one closed before answering, goes out whole again")
+    func resentAfterDeadConnection() async throws {
+        // libcurl sends such a request again and asks for its body from the start; without a new
+        // stream it went on from where the dead connection had left it (nothing, here: the
+        // server had read it all).
+        let transport = URLSessionTransport()  // a pool of its own: the GET's connection is the one reused
+        let base = FaultServer.shared.baseURL
+        _ = try await transport.send(try NetworkRequest(url: base + "/ok?size=10"))
+        let body = ConformanceServer.pattern(count: 3 << 20)
+        let file = try TransportConformance.temporaryFile(body)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let key = "resend-\(UUID().uuidString)"
+        let response = try await transport.send(try NetworkRequest(url: base + "/upload-once?key=\(key)", httpMethod: .put, body: .file(file),
+                                                                   timeout: .seconds(30)))
+        let received = String(decoding: response.body, as: UTF8.self)
+        #expect(response.head.statusCode == .ok)
+        #expect(received == "\(body.count) \(FaultServer.checksum(body)) content-length=\(body.count) transfer-encoding=none")
+        #expect(FaultServer.shared.count(key) == 2)
     }
 
     @Test("a file left alone is sent whole")
@@ -83,5 +101,38 @@ struct URLSessionFileUploadTests {
         let response = try await Self.transport.send(try await TransportConformance.request("/echo", method: .put, body: .file(file)))
         let echo = try TransportConformance.Echo(response.body)
         #expect(echo.bodyLength == body.count && echo.bodyHash == ConformanceServer.hash(body))
+        // Framed by its length alone: FoundationNetworking's stream would be chunked beside it.
+        let fields = echo.headers.map { $0.lowercased() }
+        #expect(fields.contains("content-length: \(body.count)"))
+        #expect(!fields.contains { $0.hasPrefix("transfer-encoding:") || $0.hasPrefix("expect:") }, "\(fields)")
+        #expect(!fields.contains { $0.hasSuffix(":") || $0.hasSuffix(": ") }, "a field sent blank: \(fields)")
+    }
+
+    @Test("a body from memory resent on a new connection, after a reused one closed before answering, goes out whole again")
+    func resentDataAfterDeadConnection() async throws {
+        let transport = URLSessionTransport()
+        let base = FaultServer.shared.baseURL
+        _ = try await transport.send(try NetworkRequest(url: base + "/ok?size=10"))
+        let body = ConformanceServer.pattern(count: 500_000)
+        let key = "resend-\(UUID().uuidString)"
+        let response = try await transport.send(try NetworkRequest(url: base + "/upload-once?key=\(key)", httpMethod: .put, body: .data(body),
+                                                                   timeout: .seconds(30)))
+        let received = String(decoding: response.body, as: UTF8.self)
+        #expect(received == "\(body.count) \(FaultServer.checksum(body)) content-length=\(body.count) transfer-encoding=none")
+    }
+
+    @Test("a POST without a type, from a file or from memory, goes out without one when the transport is used alone")
+    func postWithoutType() async throws {
+        // The pipeline labels a body application/octet-stream; a transport used on its own sends
+        // what it was given, where FoundationNetworking would add a form type to a streamed POST.
+        let body = ConformanceServer.pattern(count: 1_500_000)
+        let file = try TransportConformance.temporaryFile(body)
+        defer { try? FileManager.default.removeItem(at: file) }
+        for source in [NetworkRequestBody.file(file), .data(body)] {
+            let response = try await Self.transport.exchange(try await TransportConformance.request("/echo", method: .post, body: source), progress: nil)
+            let echo = try TransportConformance.Echo(try await response.body.collect())
+            #expect(echo.bodyLength == body.count && echo.bodyHash == ConformanceServer.hash(body))
+            #expect(!echo.headers.contains { $0.lowercased().hasPrefix("content-type:") }, "\(echo.headers)")
+        }
     }
 }
