@@ -52,6 +52,12 @@ final class FileUpload: Sendable {
 /// `hasBytesAvailable` and `read(_:maxLength:)` for each piece libcurl asks for, on libcurl's
 /// thread, and never from two threads at once. A read that fails returns -1, which
 /// FoundationNetworking turns into libcurl's abort, so the request never goes out short or long.
+///
+/// The reads run on the session's work queue, which all of the transport's transfers share: a
+/// file on a slow file system (NFS, FUSE, a disk spinning up) holds them up while it is read.
+/// Reading ahead on another queue would bring back the pause and resume that could stop the
+/// process; such files are better sent from `AsyncHTTPClientTransport`, which reads them off the
+/// event loop.
 final class FileBodyInputStream: InputStream {
     private let upload: FileUpload
     private var reader: FileChunkReader?
@@ -93,7 +99,12 @@ final class FileBodyInputStream: InputStream {
             remaining -= Int64(count)
             // The last piece goes out only if the file ends there: a file that grew fails now,
             // before the server has a request that looks whole.
-            if remaining == 0 { _ = try reader.read(into: UnsafeMutableRawBufferPointer(start: nil, count: 0)) }
+            if remaining == 0 {
+                _ = try reader.read(into: UnsafeMutableRawBufferPointer(start: nil, count: 0))
+                // FoundationNetworking keeps the stream (and would keep the descriptor, and a
+                // spooled file's blocks) until the task is freed, long after the last piece.
+                self.reader = nil
+            }
             return count
         } catch {
             fail(error)
@@ -112,10 +123,10 @@ final class FileBodyInputStream: InputStream {
 #endif
 
 #if canImport(FoundationNetworking)
-/// One pass over a request body in memory for FoundationNetworking, copied straight into the
-/// buffer libcurl sends from. Foundation's `InputStream(data:)` does the same through
-/// CoreFoundation's stream machinery, and took a 100 MB upload from 63 ms (a file through
-/// ``FileBodyInputStream``) to 111 ms on this machine.
+/// One pass over a request body in memory for FoundationNetworking, copied into the buffer it
+/// asks to fill. Foundation's `InputStream(data:)` does the same through CoreFoundation's stream
+/// machinery, and took a 100 MB upload from about 62 ms (this) to 111 ms on the benchmark machine
+/// (Benchmarks/NOTEBOOK.md, 2026-11-30).
 final class DataBodyInputStream: InputStream {
     private let data: Data
     private var offset = 0

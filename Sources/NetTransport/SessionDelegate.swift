@@ -47,7 +47,10 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
 
     #if canImport(FoundationNetworking)
     /// libcurl resends a request whose reused connection died before any answer, and asks for its
-    /// body again from the start (`UploadSource.makeStream()`).
+    /// body again from the start (`UploadSource.makeStream()`). Answered in place: FoundationNetworking
+    /// waits for it (up to 7 s) on the session's work queue, which every transfer shares, and
+    /// without a new stream it would resend from the spent one. A bridge is removed only when its
+    /// task completes or never started, so a resend always finds one.
     func urlSession(_ session: URLSession, task: URLSessionTask, needNewBodyStream completionHandler: @escaping @Sendable (InputStream?) -> Void) {
         completionHandler(bridge(for: task)?.newBodyStream())
     }

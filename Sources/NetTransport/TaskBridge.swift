@@ -41,6 +41,10 @@ final class TaskBridge: Sendable {
         /// A head held back until the body ends or grows past ``heldBodyLimit``.
         var heldHead: NetworkResponseHead?
         var heldBytes = 0
+        /// The request body bytes FoundationNetworking had counted as sent when libcurl began to
+        /// send the body again (it goes on counting from there).
+        var sentBeforeResend: Int64 = 0
+        var sentTotal: Int64 = 0
     }
 
     private let progress: TransportProgressHandler?
@@ -179,7 +183,7 @@ final class TaskBridge: Sendable {
     }
 
     /// Request body bytes went out.
-    func sent(total: Int64, expected reported: Int64) {
+    func sent(total counted: Int64, expected reported: Int64) {
         do {
             try sentFile?.check()
         } catch {
@@ -187,6 +191,10 @@ final class TaskBridge: Sendable {
             return
         }
         let expected = upload.size ?? reported
+        let total = state.withLock { state in
+            state.sentTotal = counted
+            return counted - state.sentBeforeResend
+        }
         if let record {
             record.sentRequestBody(bytes: total)
             if expected > 0, total >= expected { record.reached(.requestSent) }
@@ -196,8 +204,10 @@ final class TaskBridge: Sendable {
 
     #if canImport(FoundationNetworking)
     /// The request body from its start, for libcurl's resend on a new connection (`nil`: none).
+    /// Progress and metrics count the resent bytes from zero again.
     func newBodyStream() -> InputStream? {
-        upload.makeStream()
+        state.withLock { $0.sentBeforeResend = $0.sentTotal }
+        return upload.makeStream()
     }
     #endif
 
@@ -211,7 +221,12 @@ final class TaskBridge: Sendable {
             defer { state.continuation = nil }
             return .some(state.continuation)
         }
-        let failure = error.map { URLErrorMapping.networkError(for: $0, request: request) }
+        // A body file that stopped the upload says why (libcurl's own error is a bare abort),
+        // even once the head has gone to the caller and the body is what fails.
+        let failure = error.map { error -> any Error in
+            if case .file(let file) = upload, let stopped = file.recordedFailure { return stopped }
+            return URLErrorMapping.networkError(for: error, request: request)
+        }
         switch waiting {
         case .none:
             // The body's end first, so that a held-back head brings the whole body with it.

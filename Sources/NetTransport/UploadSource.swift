@@ -24,6 +24,7 @@ enum UploadSource: Sendable {
         case .data(let data): return data.isEmpty ? .none : .data(data)
         case .file(let url):
             let size = try body.contentLength() ?? 0
+            try FileChunkReader.checkReadable(url)  // before anything is sent, not at the first piece
             return size == 0 ? .none : .file(FileUpload(url: url, size: size, spooled: false))
         case .stream(let stream):
             return try await collectOrSpool(stream, into: spoolDirectory)
@@ -124,13 +125,13 @@ enum UploadSource: Sendable {
     }
 }
 
-/// A caller's file URLSession is sending, as it was when the send began. FoundationNetworking
-/// takes the length when the task starts and then reads the file to its end, and libcurl 7.88
-/// neither stops at that length nor fails a short read: a file that grew sent more bytes than its
-/// `Content-Length` (which the server may read as the start of another request), and one that
-/// shrank left both sides waiting until the deadline. The file is checked as its pieces go out and
-/// once more when the exchange ends, through a descriptor of its own: a file renamed over the
-/// path meanwhile (an atomic save) leaves the one being sent as it was, and is no change.
+/// A caller's file URLSession is sending, as it was when the send began. Net's stream stops at
+/// the file's size and fails a file that shrank or grew (``FileBodyInputStream``), but a file
+/// rewritten in place at the same size, or changed on Apple platforms (where FoundationNetworking
+/// is not used and URLSession reads the file itself), shows only in its status: its modification
+/// time and size. The file is checked as its pieces go out and once more when the exchange ends,
+/// through a descriptor of its own: a file renamed over the path meanwhile (an atomic save) leaves
+/// the one being sent as it was, and is no change.
 final class SentFileCheck: Sendable {
     private let url: URL
     private let descriptor: Int32

@@ -47,7 +47,7 @@ struct URLSessionFileUploadTests {
         #expect(output.hasPrefix("error Invalid request: cannot read body file") && output.contains("changed while it was being sent"), "\(output)")
     }
 
-    @Test("a file emptied as its upload is under way fails with unreadableBodyFile: the request never goes out short")
+    @Test("a file emptied as its upload is under way fails with unreadableBodyFile as its next piece is read", .timeLimit(.minutes(1)))
     func emptiedOnTheWay() async throws {
         // Emptied when its first piece has gone: the next read finds the end, and the stream stops
         // the exchange instead of ending a body shorter than its Content-Length.
@@ -55,7 +55,9 @@ struct URLSessionFileUploadTests {
         let file = try TransportConformance.temporaryFile(body)
         defer { try? FileManager.default.removeItem(at: file) }
         let emptied = LockedValue(false)
-        let request = try await TransportConformance.request("/echo", method: .put, body: .file(file))
+        // A deadline far past the stream's own failure: ending at it, the call would fail with
+        // timedOut, and the file's change would be found only afterwards.
+        let request = try await TransportConformance.request("/echo", method: .put, body: .file(file), timeout: .seconds(30))
         let error = await #expect(throws: NetworkError.self) {
             _ = try await Self.transport.send(request) { progress in
                 guard progress.direction == .upload, emptied.withLock({ done in defer { done = true }; return !done }) else { return }
@@ -66,11 +68,11 @@ struct URLSessionFileUploadTests {
             }
         }
         #expect(emptied.withLock { $0 })
-        guard case .request(.unreadableBodyFile(let path, _))? = error else {
+        guard case .request(.unreadableBodyFile(let path, let reason))? = error else {
             Issue.record("expected unreadableBodyFile, got \(String(describing: error))")
             return
         }
-        #expect(path == file.path)
+        #expect(path == file.path && reason.contains("shrank below"), "\(reason)")
     }
 
     @Test("a body file resent on a new connection, after a reused one closed before answering, goes out whole again")
@@ -85,10 +87,17 @@ struct URLSessionFileUploadTests {
         let file = try TransportConformance.temporaryFile(body)
         defer { try? FileManager.default.removeItem(at: file) }
         let key = "resend-\(UUID().uuidString)"
+        let reported = LockedValue([NetworkProgress]())
         let response = try await transport.send(try NetworkRequest(url: base + "/upload-once?key=\(key)", httpMethod: .put, body: .file(file),
-                                                                   timeout: .seconds(30)))
+                                                                   timeout: .seconds(30))) { progress in
+            if progress.direction == .upload { reported.withLock { $0.append(progress) } }
+        }
         let received = String(decoding: response.body, as: UTF8.self)
         #expect(response.head.statusCode == .ok)
+        // Counted from zero again for the resend: never past the body's size, and ending at it.
+        let uploads = reported.withLock { $0 }
+        #expect(uploads.allSatisfy { $0.completedBytes <= Int64(body.count) && $0.expectedBytes == Int64(body.count) })
+        #expect(uploads.last?.completedBytes == Int64(body.count))
         #expect(received == "\(body.count) \(FaultServer.checksum(body)) content-length=\(body.count) transfer-encoding=none")
         #expect(FaultServer.shared.count(key) == 2)
     }
