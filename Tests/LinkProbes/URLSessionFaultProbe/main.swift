@@ -6,7 +6,8 @@
 //   URLSessionFaultProbe upload grow|shrink URL
 //       PUTs a sparse 32 MiB file and, at the first upload progress report, grows it by 100 KB
 //       or cuts it 2 MiB past what has gone; Net then stops the upload mid-send, which
-//       FoundationNetworking can answer by stopping the process (Docs/Linux-notes.md)
+//       FoundationNetworking's own file source could answer by stopping the process
+//       (Docs/Linux-notes.md); Net's stream must not
 import Foundation
 import NetCore
 import NetTransport
