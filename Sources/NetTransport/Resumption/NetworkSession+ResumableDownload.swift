@@ -32,7 +32,9 @@ extension NetworkSession {
     /// and which is yours to read or delete.
     ///
     /// - Throws: ``NetworkError/RequestFailure/unresumableMethod(_:)`` for a method other than
-    ///   GET; otherwise what the call throws, after keeping the partial bytes.
+    ///   GET; ``NetworkError/TransportFailure/cannotWriteBody(path:reason:)`` before anything is
+    ///   sent when `destination`'s name leaves no room for `.part.json` (a file name holds 255
+    ///   bytes); otherwise what the call throws, after keeping the partial bytes.
     public nonisolated func requestResumableDownload(
         for request: any NetworkRequestConvertible, to destination: URL, progress: NetworkProgressReporter? = nil
     ) async throws -> NetworkDownloadResponse {
@@ -50,6 +52,7 @@ extension NetworkSession {
         guard whole.httpMethod == .get else { throw NetworkError.request(.unresumableMethod(whole.httpMethod.rawValue)) }
         try whole.headers.set(name: "Accept-Encoding", value: "identity")
         let partial = PartialDownload(destination: destination)
+        try partial.checkNames()  // before anything is sent
         let writer = PartialBodyWriter(partial: partial, originalRequest: whole, progress: progress)
 
         if let point = partial.resumePoint(for: whole.url) {

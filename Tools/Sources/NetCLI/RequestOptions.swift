@@ -111,6 +111,13 @@ public struct RequestOptions: ParsableArguments {
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ValidationError("--download \(path): the folder \(folder) does not exist")
         }
+        // A name the folder cannot hold fails at once, not once the request has been answered.
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        let folderLimit = pathconf(folder, Int32(_PC_NAME_MAX))
+        let longest = folderLimit > 0 ? Int(folderLimit) : 255
+        if name.utf8.count > longest {
+            throw ValidationError("--download \(path): its name is \(name.utf8.count) bytes; names in \(folder) hold at most \(longest)")
+        }
         // The body replaces the file by a rename when complete: a device or a pipe in its place
         // (`/dev/null`, a FIFO), or a link to one or into /proc (`/dev/stdout` is a link to
         // /proc/self/fd/1, which can lead to a file), would be replaced, not written to.

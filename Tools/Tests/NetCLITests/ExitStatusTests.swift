@@ -53,6 +53,8 @@ struct ExitStatusTests {
         (["post", "http://127.0.0.1:9/", "--download", "/tmp/net-post-body", "--continue"], "POST"),
         (["get", "http://127.0.0.1:9/", "--download", "/tmp"], "/tmp is a directory"),
         (["get", "http://127.0.0.1:9/", "--download", "/nonexistent/folder/file"], "/nonexistent/folder does not exist"),
+        // A name no folder here can hold failed only once the server had answered.
+        (["get", "http://127.0.0.1:9/", "--download", "/tmp/" + String(repeating: "n", count: 256)], "its name is 256 bytes"),
         // Replaced by a rename when complete, /dev/null would become a regular file (as root).
         (["get", "http://127.0.0.1:9/", "--download", "/dev/null"], "/dev/null is not a regular file"),
         // A link into /proc, which can lead to a file (standard output redirected to one).
@@ -69,6 +71,17 @@ struct ExitStatusTests {
         #expect(result.standardError.hasPrefix("net: "))
         #expect(result.standardError.contains(mentioned), "\(result.standardError)")
         #expect(result.standardError.filter { $0 == "\n" }.count == 1, "\(result.standardError)")
+    }
+
+    @Test("--download to the longest name a file can have is saved under it (the hidden files it goes through first have shorter names)")
+    func longestDownloadName() async throws {
+        let base = try await EchoServer.shared.baseURL()
+        let scratch = try ScratchDirectory()
+        let name = String(repeating: "n", count: 255)
+        let result = try await ProcessRunner.net(["get", base + "/bytes/3000", "--download", scratch.path(name)])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path("")) == [name])
+        #expect(FileManager.default.contents(atPath: scratch.path(name))?.count == 3000)
     }
 
     @Test("--download through a chain of links, one relative, into /proc is a usage error; a link to an ordinary file is followed as before")
