@@ -9,7 +9,8 @@ import Foundation
 ///
 /// The value of every credential header (``sensitiveHeaderNames``), the value of every query
 /// parameter with a well-known secret key (``sensitiveQueryKeys``) or marked with
-/// ``NetworkQuery/secret(key:value:)``, and the password in `user:password@` become `REDACTED`.
+/// ``NetworkQuery/secret(key:value:)`` (in the query or the fragment), the password in
+/// `user:password@` and a user name given alone (`https://TOKEN@host`) become `REDACTED`.
 /// The shape stays (`Bearer REDACTED`, `token=REDACTED`) because it helps debugging and is not
 /// secret. Only ``CurlOptions/unredacted`` and the raw properties (`request.url`,
 /// `request.headers["Authorization"]`) show the values.
@@ -72,12 +73,25 @@ public enum NetworkRedaction {
     }
 
     /// Redacts with exactly `keys` (lowercased): curl rendering lets callers choose the set.
+    ///
+    /// User info keeps its user name when a password follows it (`user:REDACTED@`); a user name
+    /// alone (`https://TOKEN@host`, `https://TOKEN:@host`) is how many APIs take a token, and is
+    /// redacted whole. The fragment's `key=value` pairs are redacted as the query's are: an OAuth
+    /// implicit flow hands its `access_token` back there, in a redirect's `Location`.
     package static func redactedURL(_ url: String, exactKeys keys: Set<String>) -> String {
         var result = url
         if let authority = URLValidation.authorityRange(in: result).map({ result[$0] }),
-            let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":")
+            let at = authority.lastIndex(of: "@")
         {
-            result.replaceSubrange(result.index(after: colon)..<at, with: placeholder)
+            let userInfo = authority.startIndex..<at
+            if let colon = authority[userInfo].firstIndex(of: ":"), authority.index(after: colon) < at {
+                result.replaceSubrange(result.index(after: colon)..<at, with: placeholder)
+            } else if !userInfo.isEmpty {
+                result.replaceSubrange(userInfo, with: placeholder)
+            }
+        }
+        if let fragment = result.firstIndex(of: "#").map({ result.index(after: $0)..<result.endIndex }) {
+            result.replaceSubrange(fragment, with: redactedQuery(result[fragment], exactKeys: keys))
         }
         guard let query = queryRange(in: result) else { return result }
         result.replaceSubrange(query, with: redactedQuery(result[query], exactKeys: keys))
@@ -138,7 +152,17 @@ extension NetworkRedaction {
             guard let value = secretValue(in: pair, keys: keys) else { continue }
             values += [String(value), PercentEncoding.decode(value)]
         }
-        if let password = request.url.password { values.append(password) }
+        if let password = request.url.password, !password.isEmpty {
+            values.append(password)
+        } else if let user = request.url.user {
+            values.append(user)  // a user name alone is a token (see `redactedURL(_:exactKeys:)`)
+        }
+        if let fragment = request.url.fragment {
+            for pair in fragment.split(separator: "&") {
+                guard let value = secretValue(in: pair, keys: keys) else { continue }
+                values += [String(value), PercentEncoding.decode(value)]
+            }
+        }
         // Very short values would redact ordinary text; a credential is longer than this.
         return values.filter { $0.count >= 6 }
     }

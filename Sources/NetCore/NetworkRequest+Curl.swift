@@ -23,7 +23,7 @@ extension NetworkRequest {
             break
         case .data(let data):
             if let text = Self.displayableText(data) {
-                bodyArguments = ["--data-raw", text]
+                bodyArguments = ["--data-raw", options.redactsSecrets ? redactedBody(text, options: options) : text]
             } else {
                 bodyArguments = ["--data-binary", "@-"]
                 standardInput = data
@@ -68,6 +68,15 @@ extension NetworkRequest {
         }
         arguments.append(shownURL)
         return CurlCommand(arguments: arguments, standardInput: standardInput, note: note)
+    }
+
+    /// A text body as a log may show it: the request's own credential values scrubbed (a body may
+    /// repeat the token its header carries), and the values of credential keys in a form or
+    /// JSON body redacted (an OAuth token request's `client_secret`, `refresh_token`, `password`).
+    private func redactedBody(_ text: String, options: CurlOptions) -> String {
+        let scrubbed = NetworkRedaction.scrubbing(text, secrets: NetworkRedaction.secretValues(of: self))
+        let keys = options.sensitiveQueryKeys.union(secretQueryKeys.map { $0.lowercased() })
+        return BodyRedaction.redacting(scrubbed, contentType: headers["Content-Type"], keys: keys)
     }
 
     /// The body as text when it is UTF-8 with no control or invisible formatting characters other

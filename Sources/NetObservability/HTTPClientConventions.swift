@@ -21,18 +21,40 @@ enum HTTPClientConventions {
     static let requestDuration = "http.client.request.duration"
     static let activeRequests = "http.client.active_requests"
 
+    static let originalMethod = "http.request.method_original"
+
     /// What identifies where a request goes, without its path: low-cardinality metric dimensions.
     static func dimensions(of request: NetworkRequest) -> [(String, String)] {
         let scheme = request.url.scheme?.lowercased() ?? "http"
         let port = request.url.port ?? (scheme == "https" ? 443 : 80)
-        return [(method, request.httpMethod.rawValue), (serverAddress, request.url.host ?? ""),
+        return [(method, methodValue(request.httpMethod)), (serverAddress, request.url.host ?? ""),
                 (serverPort, String(port)), (self.scheme, scheme)]
+    }
+
+    /// `http.request.method`: a method OpenTelemetry's conventions know, or `_OTHER` (a method
+    /// token of the caller's, or forwarded from the caller's own clients, would make a new
+    /// series per token).
+    static func methodValue(_ method: NetworkHttpMethod) -> String {
+        if case .other = method { return "_OTHER" }
+        return method.rawValue
+    }
+
+    /// A span's name: its method, or `HTTP` for one that is `_OTHER` (OpenTelemetry's rule).
+    static func spanName(of request: NetworkRequest) -> String {
+        if case .other = request.httpMethod { return "HTTP" }
+        return request.httpMethod.rawValue
+    }
+
+    /// A status code as a dimension: `_OTHER` outside 100–599, where a server would choose a new
+    /// series per response (HTTP/2's `:status` takes any number).
+    static func statusValue(_ status: HTTPCode) -> String {
+        (100...599).contains(status.rawValue) ? String(status.rawValue) : "_OTHER"
     }
 
     /// `error.type` of an outcome: the status code from 400 up, the error's type, or `nil`.
     static func errorTypeValue(status: HTTPCode?, error: (any Error)?) -> String? {
         if let error { return NetworkMetrics.errorType(of: error) }
-        if let status, status.rawValue >= 400 { return String(status.rawValue) }
+        if let status, status.rawValue >= 400 || status.rawValue < 100 { return statusValue(status) }
         return nil
     }
 
@@ -42,6 +64,7 @@ enum HTTPClientConventions {
         for (name, value) in dimensions(of: request) {
             attributes[name] = name == serverPort ? (Int64(value) ?? 0) as any SpanAttributeConvertible : value
         }
+        if case .other(let token) = request.httpMethod { attributes[originalMethod] = token }
         attributes[fullURL] = request.redactedURL
         return attributes
     }

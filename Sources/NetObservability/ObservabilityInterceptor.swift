@@ -104,7 +104,7 @@ public struct ObservabilityInterceptor: NetworkCallInterceptor {
         defer { target.activeRequests.decrement(by: 1) }
         let tracer = currentTracer
         let span = Self.traces(with: tracer)
-            ? tracer.startSpan(request.httpMethod.rawValue, context: ServiceContext.current ?? .topLevel, ofKind: .client) : nil
+            ? tracer.startSpan(HTTPClientConventions.spanName(of: request), context: ServiceContext.current ?? .topLevel, ofKind: .client) : nil
         if let span, span.isRecording { span.attributes = HTTPClientConventions.spanAttributes(of: request) }
         let call = CallObservation(span: span, request: request, target: target)
         let start = ContinuousClock.now
@@ -134,7 +134,7 @@ public struct ObservabilityInterceptor: NetworkCallInterceptor {
         }
         var request = request
         let tracer = currentTracer
-        let span = tracer.startSpan(request.httpMethod.rawValue, context: callSpan.context, ofKind: .client)
+        let span = tracer.startSpan(HTTPClientConventions.spanName(of: request), context: callSpan.context, ofKind: .client)
         if span.isRecording { span.attributes = HTTPClientConventions.spanAttributes(of: request) }
         // A retry's request carries the previous attempt's fields; none of them may survive
         // into this attempt's context.

@@ -24,7 +24,8 @@ final class TargetInstruments: Sendable {
 
     /// What a finished attempt adds to the dimensions.
     struct Outcome: Equatable, Sendable {
-        let status: Int?
+        /// ``HTTPClientConventions/statusValue(_:)``.
+        let status: String?
         let errorType: String?
     }
 
@@ -36,7 +37,7 @@ final class TargetInstruments: Sendable {
 
     /// The duration timer for an attempt that ended with `status` or `error`.
     func duration(status: HTTPCode?, errorType: String?) -> Timer {
-        let outcome = Outcome(status: status.map { Int($0.rawValue) }, errorType: errorType)
+        let outcome = Outcome(status: status.map(HTTPClientConventions.statusValue), errorType: errorType)
         if let timer = durations.withLock({ timers in timers.first { $0.outcome == outcome }?.timer }) { return timer }
         let timer = Timer(label: HTTPClientConventions.requestDuration,
                           dimensions: Self.dimensions(dimensions, with: outcome), factory: factory)
@@ -51,7 +52,7 @@ final class TargetInstruments: Sendable {
     /// `dimensions` with an attempt's outcome: its status code, its `error.type`.
     static func dimensions(_ dimensions: [(String, String)], with outcome: Outcome) -> [(String, String)] {
         var dimensions = dimensions
-        if let status = outcome.status { dimensions.append((HTTPClientConventions.statusCode, String(status))) }
+        if let status = outcome.status { dimensions.append((HTTPClientConventions.statusCode, status)) }
         if let type = outcome.errorType { dimensions.append((HTTPClientConventions.errorType, type)) }
         return dimensions
     }

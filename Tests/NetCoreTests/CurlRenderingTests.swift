@@ -55,6 +55,24 @@ struct CurlRenderingTests {
         #expect(request.curlCommand(custom).arguments.contains("Accept: REDACTED"))
     }
 
+    @Test("Credentials in a form or JSON body, and a body repeating a header's token, are redacted by default and shown only when asked")
+    func bodyCredentials() throws {
+        let form = try NetworkRequest(
+            url: "https://x.test/oauth/token", httpMethod: .post,
+            headers: [.header(key: "Content-Type", value: "application/x-www-form-urlencoded")],
+            httpBody: Data("grant_type=refresh_token&refresh_token=rt-0123456789&client_secret=cs-0123456789&scope=read".utf8))
+        #expect(form.curl.contains("grant_type=refresh_token&refresh_token=REDACTED&client_secret=REDACTED&scope=read"), "\(form.curl)")
+        #expect(form.curlCommand(.unredacted).shellCommand.contains("refresh_token=rt-0123456789&client_secret=cs-0123456789"))
+
+        let json = try NetworkRequest(
+            url: "https://x.test/login", httpMethod: .post,
+            headers: [.header(key: "Content-Type", value: "application/json"), .header(key: "Authorization", value: "Bearer tk-0123456789")],
+            httpBody: Data(#"{"user":"ann","password":"pw-0123456789","echo":"tk-0123456789"}"#.utf8))
+        let shown = json.curl
+        for secret in ["pw-0123456789", "tk-0123456789"] { #expect(!shown.contains(secret), "\(secret) leaked: \(shown)") }
+        #expect(shown.contains(#"{"user":"ann","password":"REDACTED","echo":"REDACTED"}"#), "\(shown)")
+    }
+
     @Test("No -k unless asked; -L and --max-time on request")
     func flags() throws {
         let request = try NetworkRequest(url: "https://x.test", timeout: .milliseconds(1500))

@@ -163,6 +163,25 @@ struct HARTests {
         }
     }
 
+    @Test("response fields are redacted too: a Link's next page with a token keeps its rel, a field echoing the request's credential is scrubbed")
+    func responseFieldsRedacted() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/items", respond: .status(.ok, headers: [
+            .header(key: "Link", value: #"<https://example.com/items?page=2&access_token=at-link-0123456789>; rel="next", <https://example.com/items?page=9>; rel="last""#),
+            .header(key: "X-Debug-Echo", value: "you sent key-echo-0123456789"),
+        ]))
+        let recorder = HARRecorder()
+        let client = NetworkClient(transport: recorder.recording(stub))
+        let request = try NetworkRequest(url: "https://example.com/items", headers: [.header(key: "X-Api-Key", value: "key-echo-0123456789")])
+        _ = try await client.requestData(for: request)
+        let text = String(decoding: try recorder.archive.encoded(), as: UTF8.self)
+        #expect(!text.contains("at-link-0123456789") && !text.contains("key-echo-0123456789"))
+        let headers = try #require(recorder.archive.log.entries.first).response.headers
+        #expect(headers.first { $0.name == "Link" }?.value
+            == #"<https://example.com/items?page=2&access_token=REDACTED>; rel="next", <https://example.com/items?page=9>; rel="last""#)
+        #expect(headers.first { $0.name == "X-Debug-Echo" }?.value == "you sent REDACTED")
+    }
+
     @Test("memory is bounded: large bodies are described, not kept; entries past the limit are counted")
     func bounded() async throws {
         let stub = StubTransport()

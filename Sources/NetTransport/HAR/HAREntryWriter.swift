@@ -25,7 +25,7 @@ struct HAREntryWriter: Sendable {
             method: request.httpMethod.rawValue,
             url: NetworkRedaction.redactedURL(request.url, secretQueryKeys: request.secretQueryKeys),
             httpVersion: "HTTP/1.1", cookies: [],
-            headers: Self.redacted(request.headers, keys: queryKeys, secretNames: request.secretHeaderNames),
+            headers: Self.redacted(request.headers, keys: queryKeys, secretNames: request.secretHeaderNames, secrets: secrets),
             queryString: items.map { item in
                 let secret = queryKeys.contains(item.name.lowercased())
                 return HARArchive.NameValue(name: item.name, value: secret ? NetworkRedaction.placeholder : item.value ?? "")
@@ -61,7 +61,7 @@ struct HAREntryWriter: Sendable {
         }
         let response = HARArchive.Response(
             status: head.statusCode.rawValue, statusText: head.statusCode.reasonPhrase, httpVersion: "HTTP/1.1", cookies: [],
-            headers: Self.redacted(head.headers, keys: keys, secretNames: secretHeaderNames), content: content,
+            headers: Self.redacted(head.headers, keys: keys, secretNames: secretHeaderNames, secrets: secrets), content: content,
             redirectURL: head.headers["Location"].map { NetworkRedaction.redactedURL($0, exactKeys: keys) } ?? "",
             headersSize: -1, bodySize: bodySize)
         let timings = HARArchive.Timings(send: 0, wait: Self.milliseconds(wait), receive: Self.milliseconds(receive))
@@ -86,20 +86,38 @@ struct HAREntryWriter: Sendable {
         (error as? NetworkError)?.description ?? String(describing: error)
     }
 
-    /// Credentials replaced; URLs in `Location` and `Content-Location` with their secret query
-    /// values and password redacted, as a redirect may carry a token.
-    private static func redacted(_ headers: NetworkHeaders, keys: Set<String>, secretNames: Set<String>) -> [HARArchive.NameValue] {
+    /// Credentials replaced; URLs in `Location`, `Content-Location`, `Link` and `Refresh` with
+    /// their secret query values and password redacted, as a redirect or a next page may carry a
+    /// token; and in every other value, the request's own credential values scrubbed (a server
+    /// may echo them in any field).
+    private static func redacted(_ headers: NetworkHeaders, keys: Set<String>, secretNames: Set<String>,
+                                 secrets: [String]) -> [HARArchive.NameValue] {
         headers.map { field in
             let name = field.name.lowercased()
             let value = if NetworkRedaction.isSensitiveHeader(name) || NetworkRedaction.isMarkedHeader(name, in: secretNames) {
                 NetworkRedaction.redactedCredential(field.value)
-            } else if name == "location" || name == "content-location" {
-                NetworkRedaction.redactedURL(field.value, exactKeys: keys)
+            } else if ["location", "content-location", "link", "refresh"].contains(name) {
+                NetworkRedaction.scrubbing(Self.redactedURLs(in: field.value, keys: keys), secrets: secrets)
             } else {
-                field.value
+                NetworkRedaction.scrubbing(field.value, secrets: secrets)
             }
             return HARArchive.NameValue(name: field.name, value: value)
         }
+    }
+
+    /// A field's value with each URL in it redacted: `Link` holds its URLs in `<…>`, each redacted
+    /// on its own so the parameters after it stay; `Location`, `Content-Location` and `Refresh`
+    /// (`5; url=…`) are redacted whole, from their first `?`.
+    private static func redactedURLs(in value: String, keys: Set<String>) -> String {
+        guard value.contains("<") else { return NetworkRedaction.redactedURL(value, exactKeys: keys) }
+        var result = ""
+        var rest = Substring(value)
+        while let open = rest.firstIndex(of: "<"), let close = rest[open...].firstIndex(of: ">") {
+            result += rest[...open]
+            result += NetworkRedaction.redactedURL(String(rest[rest.index(after: open)..<close]), exactKeys: keys)
+            rest = rest[close...]
+        }
+        return result + rest
     }
 
     /// A body as recorded: UTF-8 text with the request's credential values scrubbed and the
@@ -107,7 +125,7 @@ struct HAREntryWriter: Sendable {
     static func text(_ data: Data, contentType: String?, secrets: [String], keys: Set<String>) -> (String, String?) {
         guard let text = String(data: data, encoding: .utf8) else { return (data.base64EncodedString(), "base64") }
         let scrubbed = NetworkRedaction.scrubbing(text, secrets: secrets)
-        return (HARBodyRedaction.redacting(scrubbed, contentType: contentType, keys: keys), nil)
+        return (BodyRedaction.redacting(scrubbed, contentType: contentType, keys: keys), nil)
     }
 
     /// The request body of `request` as the recorder writes it (for matching on replay).

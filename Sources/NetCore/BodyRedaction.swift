@@ -1,12 +1,16 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
-import NetCore
+#endif
 
-/// Credentials inside recorded bodies: the values of well-known credential keys
-/// (`access_token`, `refresh_token`, `password`, `client_secret`…, and the request's secret query
-/// keys) in form bodies and in JSON objects, which an OAuth token request or response carries.
-enum HARBodyRedaction {
+/// Credentials inside bodies Net shows (HAR recordings, curl commands, logged requests): the
+/// values of well-known credential keys (`access_token`, `refresh_token`, `password`,
+/// `client_secret`…, and the request's secret query keys) in form bodies and in JSON objects,
+/// which an OAuth token request or response carries.
+package enum BodyRedaction {
     /// `text` with credential values replaced, by the body's media type.
-    static func redacting(_ text: String, contentType: String?, keys: Set<String>) -> String {
+    package static func redacting(_ text: String, contentType: String?, keys: Set<String>) -> String {
         let type = contentType?.lowercased() ?? ""
         if type.contains("x-www-form-urlencoded") { return NetworkRedaction.redactedQuery(text[...], exactKeys: keys) }
         if type.contains("json") { return redactingJSON(text, keys: keys) }
@@ -17,7 +21,7 @@ enum HARBodyRedaction {
     /// depth, when it is a string, a number or a literal (an object or array value is scanned on).
     /// A scanner, not a parser: the text is kept byte for byte elsewhere, and text that is not
     /// JSON comes out with at most some string values replaced.
-    static func redactingJSON(_ text: String, keys: Set<String>) -> String {
+    package static func redactingJSON(_ text: String, keys: Set<String>) -> String {
         let bytes = Array(text.utf8)
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)

@@ -1,0 +1,33 @@
+import Foundation
+import NetCore
+import Testing
+
+/// `NetworkRedaction.redactedURL`: what a URL shows wherever Net writes one (errors, logs, curl,
+/// HAR, spans).
+@Suite("NetworkRedaction: URLs")
+struct URLRedactionTests {
+    @Test("user info: a user with a password keeps the user, a user name alone is a token and goes whole", arguments: [
+        ("https://ann:pw-0123@x.test/p", "https://ann:REDACTED@x.test/p"),
+        ("https://ghp_usertoken0123@github.com/o/r.git", "https://REDACTED@github.com/o/r.git"),
+        ("https://sk_live_0123456789:@api.stripe.com/v1/charges", "https://REDACTED@api.stripe.com/v1/charges"),
+        ("https://x.test/p?q=1", "https://x.test/p?q=1"),
+    ])
+    func userInfo(_ url: String, _ shown: String) {
+        #expect(NetworkRedaction.redactedURL(url) == shown)
+    }
+
+    @Test("a fragment's key=value pairs are redacted as the query's are (an OAuth implicit flow's access_token)")
+    func fragment() {
+        let url = "https://app.test/cb?state=s1#access_token=at-0123456789&token_type=bearer&expires_in=3600"
+        #expect(NetworkRedaction.redactedURL(url) == "https://app.test/cb?state=s1#access_token=REDACTED&token_type=bearer&expires_in=3600")
+        #expect(NetworkRedaction.redactedURL("https://app.test/doc#section-2") == "https://app.test/doc#section-2")
+    }
+
+    @Test("a request's description hides a user-name token and a fragment token, as its curl command does")
+    func requestText() throws {
+        let request = try NetworkRequest(url: "https://ghp_usertoken0123@github.com/o/r#access_token=at-0123456789")
+        for text in [request.description, request.curl, "\(request)"] {
+            #expect(!text.contains("ghp_usertoken0123") && !text.contains("at-0123456789"), "\(text)")
+        }
+    }
+}
