@@ -29,17 +29,27 @@ extension AsyncHTTPClientTransport {
         /// the origin's port. A SOCKS5 proxy gets the origin's host name (curl's `socks5h`), with
         /// the username/password method when it has credentials.
         public var proxy: ProxyConfiguration
+        /// Whether an HTTPS connection may speak HTTP/2 when the server offers it. Off by default:
+        /// connections speak HTTP/1.1.
+        ///
+        /// SwiftNIO's HTTP/2 codec under AsyncHTTPClient (swift-nio-http2 1.x) stops the process
+        /// when a response's `:status` is a negative number (`HTTPResponseStatus(statusCode:)`
+        /// converts it to `UInt`), so any HTTPS server a client calls could end it with one frame
+        /// (a test shows it with status `-1`; Docs/Transports.md). Turn it on only for servers you
+        /// trust.
+        public var allowsHTTP2: Bool
 
         /// Creates a configuration; every parameter has the default described on its property.
         public init(maximumConnectionsPerHost: Int = 8, connectTimeout: Duration = .seconds(10),
                     retriesConnectionEstablishment: Bool = false, responseLimits: ResponseLimits = ResponseLimits(),
-                    tls: TLSSettings = .default, proxy: ProxyConfiguration = .direct) {
+                    tls: TLSSettings = .default, proxy: ProxyConfiguration = .direct, allowsHTTP2: Bool = false) {
             self.maximumConnectionsPerHost = max(1, maximumConnectionsPerHost)
             self.connectTimeout = connectTimeout
             self.retriesConnectionEstablishment = retriesConnectionEstablishment
             self.responseLimits = responseLimits
             self.tls = tls
             self.proxy = proxy
+            self.allowsHTTP2 = allowsHTTP2
         }
     }
 }

@@ -39,6 +39,7 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
         self.configuration = configuration
         var settings = HTTPClient.Configuration()
         settings.redirectConfiguration = .disallow  // the pipeline follows redirects, for every transport alike
+        settings.httpVersion = configuration.allowsHTTP2 ? .automatic : .http1Only  // see `allowsHTTP2`
         settings.decompression = .enabled(limit: Self.decompressionLimit(configuration.responseLimits.decompression))
         settings.connectionPool = .init(
             idleTimeout: .seconds(60),

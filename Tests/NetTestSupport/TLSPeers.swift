@@ -41,12 +41,25 @@ package enum TLSPeers {
                              directory.appendingPathComponent("\(certificate).key").path]
             if requiresClientCertificate { arguments += ["--client-ca", directory.appendingPathComponent("client-ca.pem").path] }
             if maximumTLS12 { arguments += ["--max-tls", "1.2"] }
+            (process, port) = try await Self.start(arguments)
+            url = "https://127.0.0.1:\(port)"
+        }
+
+        /// `h2_status_peer.py`: HTTP/2 answered with `:status` `status` as given, HTTP/1.1 with
+        /// 200 and `h1 ok`, presenting the `server` certificate.
+        package init(http2Status status: String) async throws {
+            let directory = try await TLSPeers.certificates()
+            (process, port) = try await Self.start([peers.appendingPathComponent("h2_status_peer.py").path,
+                                                    directory.appendingPathComponent("server.pem").path,
+                                                    directory.appendingPathComponent("server.key").path, status])
+            url = "https://127.0.0.1:\(port)"
+        }
+
+        private static func start(_ arguments: [String]) async throws -> (Subprocess, Int) {
             let child = try Subprocess("/usr/bin/env", ["python3"] + arguments)
             let line = try await child.firstLine()
-            guard let port = Int(line) else { throw CommandFailed(description: "tls_peer.py printed \(line) instead of a port") }
-            self.process = child
-            self.port = port
-            self.url = "https://127.0.0.1:\(port)"
+            guard let port = Int(line) else { throw CommandFailed(description: "\(arguments[0]) printed \(line) instead of a port") }
+            return (child, port)
         }
     }
 }

@@ -30,6 +30,16 @@ struct AsyncHTTPClientTLSTests {
         return false
     }
 
+    @Test("connections speak HTTP/1.1 unless HTTP/2 is allowed: a server whose HTTP/2 answer would stop the process is met over HTTP/1.1")
+    func http1ByDefault() async throws {
+        // `:status: -1` over HTTP/2 traps in SwiftNIO's codec (UInt(-1)); the peer answers
+        // HTTP/1.1 with `h1 ok`. A regression ends this test process, as it would a user's.
+        let server = try await TLSPeers.Server(http2Status: "-1")
+        let transport = Self.transport(try await Self.trustingCA())
+        #expect(!transport.configuration.allowsHTTP2)
+        #expect(await Self.outcome(transport, server.url) == .body("h1 ok"))
+    }
+
     @Test("a private CA's certificate is refused with the system's roots, and accepted once the CA is added")
     func privateCA() async throws {
         let server = try await TLSPeers.Server()
