@@ -91,7 +91,7 @@ public enum NetworkRedaction {
             }
         }
         if let fragment = result.firstIndex(of: "#").map({ result.index(after: $0)..<result.endIndex }) {
-            result.replaceSubrange(fragment, with: redactedQuery(result[fragment], exactKeys: keys))
+            result.replaceSubrange(fragment, with: redactedFragment(result[fragment], exactKeys: keys))
         }
         guard let query = queryRange(in: result) else { return result }
         result.replaceSubrange(query, with: redactedQuery(result[query], exactKeys: keys))
@@ -105,6 +105,18 @@ public enum NetworkRedaction {
             guard let value = secretValue(in: pair, keys: keys) else { return String(pair) }
             return String(pair[..<value.startIndex]) + placeholder
         }.joined(separator: "&")
+    }
+
+    /// A fragment with its credential pairs redacted: `key=value&…`, or a hash router's
+    /// `/callback?key=value&…`, whose pairs start after its last `?`.
+    private static func redactedFragment(_ fragment: Substring, exactKeys keys: Set<String>) -> String {
+        guard let mark = fragment.lastIndex(of: "?") else { return redactedQuery(fragment, exactKeys: keys) }
+        return redactedQuery(fragment[..<mark], exactKeys: keys) + "?" + redactedQuery(fragment[fragment.index(after: mark)...], exactKeys: keys)
+    }
+
+    /// The fragment's `key=value` pairs, those after a hash router's `?` included.
+    private static func fragmentPairs(_ fragment: String) -> [Substring] {
+        fragment.split(separator: "&").flatMap { pair in pair.split(separator: "?") }
     }
 
     /// The query of `url`: after the first `?`, before any `#`.
@@ -154,11 +166,13 @@ extension NetworkRedaction {
         }
         if let password = request.url.password, !password.isEmpty {
             values.append(password)
-        } else if let user = request.url.user {
-            values.append(user)  // a user name alone is a token (see `redactedURL(_:exactKeys:)`)
+        } else if let user = request.url.user, user.count >= 16 {
+            // A user name alone is redacted in URLs as a token may be; scrubbed from other text
+            // only when it is long enough to be one (`jenkins`, `ubuntu` are echoed everywhere).
+            values.append(user)
         }
         if let fragment = request.url.fragment {
-            for pair in fragment.split(separator: "&") {
+            for pair in fragmentPairs(fragment) {
                 guard let value = secretValue(in: pair, keys: keys) else { continue }
                 values += [String(value), PercentEncoding.decode(value)]
             }

@@ -22,11 +22,18 @@ extension NetworkRequest {
         case .none:
             break
         case .data(let data):
-            if let text = Self.displayableText(data) {
-                bodyArguments = ["--data-raw", options.redactsSecrets ? redactedBody(text, options: options) : text]
+            // Redacted before choosing how to show it: a UTF-8 body with a control or invisible
+            // character goes through `printf`, and is redacted all the same.
+            let shown = if options.redactsSecrets, let text = String(validating: data, as: UTF8.self) {
+                Data(redactedBody(text, options: options).utf8)
+            } else {
+                data
+            }
+            if let text = Self.displayableText(shown) {
+                bodyArguments = ["--data-raw", text]
             } else {
                 bodyArguments = ["--data-binary", "@-"]
-                standardInput = data
+                standardInput = shown
             }
         case .file(let file):
             bodyArguments = ["--data-binary", "@" + file.path]

@@ -54,7 +54,7 @@ final class InstrumentTable: Sendable {
     /// ever asked with, identified once as `identity` (a cast, taken when the interceptor is made).
     func instruments(for request: NetworkRequest, factory: any MetricsFactory, identity: ObjectIdentifier) -> TargetInstruments {
         let url = request.url
-        let method = request.httpMethod.rawValue
+        let method = HTTPClientConventions.methodValue(request.httpMethod)  // one slot for every `_OTHER`
         let recent = state.withLock { state -> TargetInstruments? in
             guard let recent = state.recent, recent.factory == identity, recent.method == method, recent.url == url else { return nil }
             return recent.instruments

@@ -94,6 +94,13 @@ enum BodyFile {
         }
     }
 
+    /// The most bytes a file name may have in `folder` (`pathconf`'s `_PC_NAME_MAX`: 255 on most
+    /// file systems, 143 on eCryptfs), or 255 when it cannot be asked.
+    static func longestName(in folder: URL) -> Int {
+        let longest = pathconf(folder.path, Int32(_PC_NAME_MAX))
+        return longest > 0 ? Int(longest) : 255
+    }
+
     /// Removes the file if it exists; a file that is already gone is not an error.
     static func remove(_ url: URL) {
         try? FileManager.default.removeItem(at: url)

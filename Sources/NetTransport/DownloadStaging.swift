@@ -15,18 +15,19 @@ struct DownloadStaging {
             finalURL = nil
             return
         }
-        let staging = url.deletingLastPathComponent().appendingPathComponent(Self.stagingName(for: url.lastPathComponent))
+        let folder = url.deletingLastPathComponent()
+        let staging = folder.appendingPathComponent(Self.stagingName(for: url.lastPathComponent, in: folder))
         destination = .file(staging)
         finalURL = url
     }
 
     /// `.NAME.net-UUID.part`, or `.net-UUID.part` when the destination's own name leaves no room
-    /// for it in a file name's 255 bytes: the download would otherwise fail once the server had
-    /// answered, for a name that is itself valid.
-    static func stagingName(for name: String) -> String {
+    /// for it in a file name of `folder` (``BodyFile/longestName(in:)``): the download would
+    /// otherwise fail once the server had answered, for a name that is itself valid.
+    static func stagingName(for name: String, in folder: URL) -> String {
         let unique = "net-\(UUID().uuidString).part"
         let named = ".\(name).\(unique)"
-        return named.utf8.count <= 255 ? named : ".\(unique)"
+        return named.utf8.count <= BodyFile.longestName(in: folder) ? named : ".\(unique)"
     }
 
     /// Removes this attempt's file, if any.

@@ -71,6 +71,12 @@ struct CurlRenderingTests {
         let shown = json.curl
         for secret in ["pw-0123456789", "tk-0123456789"] { #expect(!shown.contains(secret), "\(secret) leaked: \(shown)") }
         #expect(shown.contains(#"{"user":"ann","password":"REDACTED","echo":"REDACTED"}"#), "\(shown)")
+
+        // An invisible character sends the body through printf: redacted the same.
+        let invisible = try NetworkRequest(
+            url: "https://x.test/login", httpMethod: .post, headers: [.header(key: "Content-Type", value: "application/json; charset=utf-8")],
+            httpBody: Data("{\"password\":\"pw-9876543210\",\"name\":\"Ann\u{200B}\"}".utf8))
+        #expect(!invisible.curl.contains("pw-9876543210") && invisible.curl.contains("printf"), "\(invisible.curl)")
     }
 
     @Test("No -k unless asked; -L and --max-time on request")

@@ -41,7 +41,7 @@ struct ObservabilityBoundsTests {
     @Test("a status outside 100–599 is _OTHER as a dimension and as error.type, however many a server sends")
     func statusOutsideRange() async throws {
         let stub = StubTransport()
-        for (index, code) in [1_000, 1_001, 64_000].enumerated() {
+        for (index, code) in [42, 1_000, 64_000].enumerated() {
             stub.on(.get, "/odd/\(index)", respond: .status(HTTPCode(code)))
             _ = try await client(stub).requestData(for: "https://example.test/odd/\(index)")
         }

@@ -169,13 +169,18 @@ struct HARTests {
         stub.on(.get, "/items", respond: .status(.ok, headers: [
             .header(key: "Link", value: #"<https://example.com/items?page=2&access_token=at-link-0123456789>; rel="next", <https://example.com/items?page=9>; rel="last""#),
             .header(key: "X-Debug-Echo", value: "you sent key-echo-0123456789"),
+            // A `<` in a URL field, and an unclosed `<` in a Link: redacted all the same.
+            .header(key: "Content-Location", value: "https://example.com/cb?q=<x&access_token=at-loc-0123456789"),
+            .header(key: "Link", value: "<https://example.com/?access_token=at-open-0123456789; rel=next"),
         ]))
         let recorder = HARRecorder()
         let client = NetworkClient(transport: recorder.recording(stub))
         let request = try NetworkRequest(url: "https://example.com/items", headers: [.header(key: "X-Api-Key", value: "key-echo-0123456789")])
         _ = try await client.requestData(for: request)
         let text = String(decoding: try recorder.archive.encoded(), as: UTF8.self)
-        #expect(!text.contains("at-link-0123456789") && !text.contains("key-echo-0123456789"))
+        for secret in ["at-link-0123456789", "key-echo-0123456789", "at-loc-0123456789", "at-open-0123456789"] {
+            #expect(!text.contains(secret), "\(secret) is in the archive")
+        }
         let headers = try #require(recorder.archive.log.entries.first).response.headers
         #expect(headers.first { $0.name == "Link" }?.value
             == #"<https://example.com/items?page=2&access_token=REDACTED>; rel="next", <https://example.com/items?page=9>; rel="last""#)

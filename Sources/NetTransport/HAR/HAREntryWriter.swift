@@ -96,8 +96,10 @@ struct HAREntryWriter: Sendable {
             let name = field.name.lowercased()
             let value = if NetworkRedaction.isSensitiveHeader(name) || NetworkRedaction.isMarkedHeader(name, in: secretNames) {
                 NetworkRedaction.redactedCredential(field.value)
-            } else if ["location", "content-location", "link", "refresh"].contains(name) {
-                NetworkRedaction.scrubbing(Self.redactedURLs(in: field.value, keys: keys), secrets: secrets)
+            } else if name == "link" {
+                NetworkRedaction.scrubbing(Self.redactedLinks(in: field.value, keys: keys), secrets: secrets)
+            } else if ["location", "content-location", "refresh"].contains(name) {
+                NetworkRedaction.scrubbing(NetworkRedaction.redactedURL(field.value, exactKeys: keys), secrets: secrets)
             } else {
                 NetworkRedaction.scrubbing(field.value, secrets: secrets)
             }
@@ -105,11 +107,10 @@ struct HAREntryWriter: Sendable {
         }
     }
 
-    /// A field's value with each URL in it redacted: `Link` holds its URLs in `<…>`, each redacted
-    /// on its own so the parameters after it stay; `Location`, `Content-Location` and `Refresh`
-    /// (`5; url=…`) are redacted whole, from their first `?`.
-    private static func redactedURLs(in value: String, keys: Set<String>) -> String {
-        guard value.contains("<") else { return NetworkRedaction.redactedURL(value, exactKeys: keys) }
+    /// A `Link` value with each URL in it (`<…>`) redacted on its own, so the parameters after it
+    /// stay; what follows the last complete `<…>` (an unclosed `<…` among it) is redacted as a
+    /// URL too, never copied through.
+    private static func redactedLinks(in value: String, keys: Set<String>) -> String {
         var result = ""
         var rest = Substring(value)
         while let open = rest.firstIndex(of: "<"), let close = rest[open...].firstIndex(of: ">") {
@@ -117,7 +118,7 @@ struct HAREntryWriter: Sendable {
             result += NetworkRedaction.redactedURL(String(rest[rest.index(after: open)..<close]), exactKeys: keys)
             rest = rest[close...]
         }
-        return result + rest
+        return result + NetworkRedaction.redactedURL(String(rest), exactKeys: keys)
     }
 
     /// A body as recorded: UTF-8 text with the request's credential values scrubbed and the

@@ -28,15 +28,16 @@ struct PartialDownload {
         recordURL = URL(fileURLWithPath: destination.path + ".part.json")
     }
 
-    /// Throws the error writing `FILE.part.json` would end with, when its name cannot exist (a
-    /// file name holds at most 255 bytes): found after the server had answered, it cost a whole
-    /// exchange, and the destination's own name was valid.
+    /// Throws the error writing `FILE.part.json` would end with, when its name cannot exist in
+    /// its folder (``BodyFile/longestName(in:)``): found after the server had answered, it cost a
+    /// whole exchange, and the destination's own name was valid.
     func checkNames() throws {
         let name = recordURL.lastPathComponent
-        guard name.utf8.count > 255 else { return }
+        let longest = BodyFile.longestName(in: recordURL.deletingLastPathComponent())
+        guard name.utf8.count > longest else { return }
         throw NetworkError.transport(.cannotWriteBody(
             path: recordURL.path,
-            reason: "a resumable download keeps FILE.part and FILE.part.json beside the file, and this name is \(name.utf8.count) bytes, past the 255 a file name holds"))
+            reason: "a resumable download keeps FILE.part and FILE.part.json beside the file, and this name is \(name.utf8.count) bytes, past the \(longest) a file name holds there"))
     }
 
     /// The largest record read back: a URL and a validator.

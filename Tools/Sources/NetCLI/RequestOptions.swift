@@ -91,7 +91,7 @@ public struct RequestOptions: ParsableArguments {
         if continueDownload && download == nil { throw ValidationError("--continue resumes a --download FILE: give one") }
         if body && verbose { throw ValidationError("--body prints the body alone and --verbose adds the headers: choose one") }
         if stream && download != nil { throw ValidationError("--stream prints the body as it arrives and --download saves it: choose one") }
-        if let download { try Self.validateDestination(download) }
+        if let download { try Self.validateDestination(download, continues: continueDownload) }
         if transport == .urlsession && connection.isSet {
             throw ValidationError(
                 "--cacert, --cert, --key, --pass, --pinnedpubkey, --proxy and --noproxy need --transport ahc: URLSession on Linux takes no TLS or proxy settings (its libcurl reads http_proxy and kin from the environment itself)")
@@ -101,7 +101,7 @@ public struct RequestOptions: ParsableArguments {
     /// A `--download` FILE that could never be written is a usage error before anything is sent,
     /// not a failure after the whole body has arrived: a directory, or a file in a folder that
     /// does not exist.
-    private static func validateDestination(_ path: String) throws {
+    private static func validateDestination(_ path: String, continues: Bool) throws {
         var isDirectory: ObjCBool = false
         guard !path.isEmpty else { throw ValidationError("--download needs a file name, not an empty one") }
         if path.hasSuffix("/") || (FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue) {
@@ -111,12 +111,15 @@ public struct RequestOptions: ParsableArguments {
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ValidationError("--download \(path): the folder \(folder) does not exist")
         }
-        // A name the folder cannot hold fails at once, not once the request has been answered.
+        // A name the folder cannot hold fails at once, not once the request has been answered;
+        // with --continue, so does one with no room for `NAME.part.json` beside it.
         let name = URL(fileURLWithPath: path).lastPathComponent
-        let folderLimit = pathconf(folder, Int32(_PC_NAME_MAX))
-        let longest = folderLimit > 0 ? Int(folderLimit) : 255
+        let longest = longestName(in: folder)
         if name.utf8.count > longest {
             throw ValidationError("--download \(path): its name is \(name.utf8.count) bytes; names in \(folder) hold at most \(longest)")
+        }
+        if continues, name.utf8.count + ".part.json".utf8.count > longest {
+            throw ValidationError("--download \(path) --continue: the partial download is kept as NAME.part and NAME.part.json, and names in \(folder) hold at most \(longest) bytes; this one is \(name.utf8.count)")
         }
         // The body replaces the file by a rename when complete: a device or a pipe in its place
         // (`/dev/null`, a FIFO), or a link to one or into /proc (`/dev/stdout` is a link to
@@ -136,6 +139,13 @@ public struct RequestOptions: ParsableArguments {
             defer { free(resolved) }
             if String(cString: resolved).hasPrefix("/proc/") { throw refusal }  // /proc/self/fd/…
         }
+    }
+
+    /// The most bytes a file name may have in `folder` (`pathconf`: 255 on most file systems,
+    /// 143 on eCryptfs), or 255 when it cannot be asked.
+    static func longestName(in folder: String) -> Int {
+        let longest = pathconf(folder, Int32(_PC_NAME_MAX))
+        return longest > 0 ? Int(longest) : 255
     }
 
     /// Whether following the link at `path`, link by link (relative targets from the link's own

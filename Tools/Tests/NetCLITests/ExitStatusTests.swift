@@ -55,6 +55,7 @@ struct ExitStatusTests {
         (["get", "http://127.0.0.1:9/", "--download", "/nonexistent/folder/file"], "/nonexistent/folder does not exist"),
         // A name no folder here can hold failed only once the server had answered.
         (["get", "http://127.0.0.1:9/", "--download", "/tmp/" + String(repeating: "n", count: 256)], "its name is 256 bytes"),
+        (["get", "http://127.0.0.1:9/", "--download", "/tmp/" + String(repeating: "n", count: 250), "--continue"], "NAME.part.json"),
         // Replaced by a rename when complete, /dev/null would become a regular file (as root).
         (["get", "http://127.0.0.1:9/", "--download", "/dev/null"], "/dev/null is not a regular file"),
         // A link into /proc, which can lead to a file (standard output redirected to one).
