@@ -45,7 +45,10 @@ enum BodyFile {
     /// Replaces `url` with a file holding `data`, owner-only: written beside it under a name of
     /// its own and renamed over it, so a reader sees the old file or the new one, never half.
     static func replacePrivately(_ url: URL, with data: Data) throws {
-        let staging = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString)")
+        let folder = url.deletingLastPathComponent()
+        let named = ".\(url.lastPathComponent).\(UUID().uuidString)"
+        // The destination's name only when it leaves room for the staging name's 38 bytes more.
+        let staging = folder.appendingPathComponent(named.utf8.count <= longestName(in: folder) ? named : ".\(UUID().uuidString)")
         do {
             try writePrivately(data, to: staging)
             try replace(url, with: staging)

@@ -200,6 +200,29 @@ struct HARTests {
         #expect(content.text == nil && content.size == 10_000 && content.comment?.contains("not recorded") == true)
     }
 
+    @Test("the archive's bodies are bounded in all: past the total, entries are kept without their bodies, which replay as failures")
+    func boundedInAll() async throws {
+        let stub = StubTransport()
+        stub.on(.post, "/echo", handler: { request in .status(.ok, body: request.body.data ?? Data()) })
+        let recorder = HARRecorder(maximumBodySize: 1_000, maximumTotalBodySize: 3_000)
+        let client = NetworkClient(transport: recorder.recording(stub))
+        for _ in 0..<3 {
+            _ = try await client.requestData(for: try NetworkRequest(url: "https://example.com/echo", httpMethod: .post, httpBody: Data(repeating: 65, count: 800)))
+        }
+        let entries = recorder.archive.log.entries
+        #expect(entries.count == 3 && recorder.droppedEntryCount == 0)
+        #expect(entries[0].request.postData?.text?.count == 800 && entries[0].response.content.text?.count == 800)
+        for entry in entries.dropFirst() {  // 1,600 bytes each: a second would pass 3,000
+            #expect(entry.request.postData?.text == nil && entry.request.postData?.comment?.contains("800 bytes not recorded") == true)
+            #expect(entry.response.content.text == nil && entry.response.content.comment?.contains("800 bytes not recorded") == true)
+        }
+        let replay = NetworkClient(transport: StubTransport(replaying: recorder.archive))
+        _ = try await replay.requestData(for: try NetworkRequest(url: "https://example.com/echo", httpMethod: .post, httpBody: Data(repeating: 65, count: 800)))
+        await #expect(throws: NetworkError.self) {
+            _ = try await replay.requestData(for: try NetworkRequest(url: "https://example.com/echo", httpMethod: .post, httpBody: Data(repeating: 65, count: 800)))
+        }
+    }
+
     @Test("a request body file that cannot be read is said to be so, not described as over the limit")
     func unreadableBodyFile() async throws {
         let stub = StubTransport()

@@ -27,6 +27,20 @@ struct LongFileNameTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [destination.lastPathComponent])
     }
 
+    @Test("a HAR archive is written to the longest file name, through a staging file whose name fits")
+    func privateFilesToLongestName() async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let stub = StubTransport()
+        stub.on(.get, "/file", respond: .text("the body"))
+        let recorder = HARRecorder()
+        _ = try await NetworkClient(transport: recorder.recording(stub)).requestData(for: "https://example.test/file")
+        let archive = folder.appendingPathComponent(String(repeating: "h", count: 255))
+        try recorder.write(to: archive)
+        #expect(try HARArchive(data: Data(contentsOf: archive)).log.entries.count == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [archive.lastPathComponent])
+    }
+
     @Test("a resumable download whose FILE.part.json cannot have a name fails with cannotWriteBody before anything is sent")
     func resumableNameTooLong() async throws {
         let folder = try Self.folder()

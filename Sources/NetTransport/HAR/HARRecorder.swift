@@ -19,26 +19,34 @@ import NetCore
 /// `Cookie`, `Set-Cookie`, API keys…), secret query values in the URL and the query list, and any
 /// of those values echoed in a recorded body. Bodies are recorded as text when they are UTF-8, in
 /// base64 otherwise. Memory is bounded: a body over ``maximumBodySize`` is not recorded (the entry
-/// says so), and after ``maximumEntries`` entries further exchanges are counted, not kept.
+/// says so), nor is one that would take the archive's recorded bodies past
+/// ``maximumTotalBodySize``, and after ``maximumEntries`` entries further exchanges are counted,
+/// not kept. A body not recorded replays as a failure that says so, never as an empty body.
 public final class HARRecorder: Sendable {
     /// The most entries kept; later exchanges only add to ``droppedEntryCount``.
     public let maximumEntries: Int
     /// The largest request or response body recorded, in bytes.
     public let maximumBodySize: Int
+    /// The most bytes of body text the archive keeps in all (base64 counted as written); past it,
+    /// entries are kept without their bodies.
+    public let maximumTotalBodySize: Int
 
     private struct State: Sendable {
         var entries: [(order: Int, entry: HARArchive.Entry)] = []
         var started = 0
         var dropped = 0
+        var bodyBytes = 0
     }
 
     private let state = Locked(State())
 
     /// Creates a recorder keeping up to `maximumEntries` exchanges with bodies up to
-    /// `maximumBodySize` bytes (1,000 and 1 MiB by default).
-    public init(maximumEntries: Int = 1_000, maximumBodySize: Int = 1 << 20) {
+    /// `maximumBodySize` bytes each and `maximumTotalBodySize` in all (1,000, 1 MiB and 64 MiB by
+    /// default: without the total, a full archive could hold 2 GiB of bodies).
+    public init(maximumEntries: Int = 1_000, maximumBodySize: Int = 1 << 20, maximumTotalBodySize: Int = 64 << 20) {
         self.maximumEntries = max(0, maximumEntries)
         self.maximumBodySize = max(0, maximumBodySize)
+        self.maximumTotalBodySize = max(0, maximumTotalBodySize)
     }
 
     /// `transport`, with every exchange recorded here.
@@ -70,14 +78,38 @@ public final class HARRecorder: Sendable {
         }
     }
 
-    /// Keeps a finished exchange, unless the archive is full.
+    /// Keeps a finished exchange, unless the archive is full; without its bodies when they would
+    /// take the recorded bodies past ``maximumTotalBodySize``.
     func add(_ entry: HARArchive.Entry, order: Int) {
+        let bodyBytes = (entry.request.postData?.text?.utf8.count ?? 0) + (entry.response.content.text?.utf8.count ?? 0)
         state.withLock { state in
             guard state.entries.count < maximumEntries else {
                 state.dropped += 1
                 return
             }
-            state.entries.append((order, entry))
+            if state.bodyBytes + bodyBytes <= maximumTotalBodySize {
+                state.bodyBytes += bodyBytes
+                state.entries.append((order, entry))
+            } else {
+                state.entries.append((order, withoutBodies(entry)))
+            }
         }
+    }
+
+    /// `entry` with its bodies replaced by the note replay reads as "not recorded".
+    private func withoutBodies(_ entry: HARArchive.Entry) -> HARArchive.Entry {
+        var entry = entry
+        let why = "not recorded: the archive's bodies reached \(maximumTotalBodySize) bytes"
+        if entry.request.postData?.text != nil {
+            entry.request.postData?.text = nil
+            entry.request.postData?.encoding = nil
+            entry.request.postData?.comment = "\(HAREntryWriter.notRecordedMarker) \(entry.request.bodySize) bytes \(why)"
+        }
+        if entry.response.content.text != nil {
+            entry.response.content.text = nil
+            entry.response.content.encoding = nil
+            entry.response.content.comment = "\(HAREntryWriter.notRecordedMarker) \(entry.response.content.size) bytes \(why)"
+        }
+        return entry
     }
 }

@@ -57,7 +57,9 @@ struct SessionFile: Codable, Equatable {
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let url = URL(fileURLWithPath: path)
-        let staging = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid())")
+        let folder = url.deletingLastPathComponent()
+        let named = ".\(url.lastPathComponent).\(getpid())"
+        let staging = folder.appendingPathComponent(named.utf8.count <= RequestOptions.longestName(in: folder.path) ? named : ".net-session.\(getpid())")
         // Created empty and owner-only, then written: the credentials are never in a file others
         // could read.
         let data = try encoder.encode(self)

@@ -37,6 +37,17 @@ struct SessionAndContinueTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: destination)) == whole.standardOutput)
     }
 
+    @Test("--session saves to the longest file name, through a staging file whose name fits")
+    func sessionLongestName() async throws {
+        let echo = try await EchoServer.shared.baseURL()
+        let scratch = try ScratchDirectory()
+        let file = scratch.path(String(repeating: "s", count: 255))
+        let result = try await ProcessRunner.net(["get", "\(echo)/echo", "X-Team:blue", "--session", file])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path("")) == [URL(fileURLWithPath: file).lastPathComponent])
+        #expect(String(decoding: FileManager.default.contents(atPath: file) ?? Data(), as: UTF8.self).contains("X-Team"))
+    }
+
     @Test("--continue without --download is a usage error")
     func continueNeedsDownload() async throws {
         let result = try await ProcessRunner.net(["get", "http://127.0.0.1:9/", "--continue"])
