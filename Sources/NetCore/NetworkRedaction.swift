@@ -22,6 +22,9 @@ public enum NetworkRedaction {
     public static let sensitiveHeaderNames: Set<String> = [
         "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key",
         "x-auth-token", "x-access-token", "x-csrf-token", "x-xsrf-token", "x-amz-security-token",
+        // Vendors' own: Google, GitLab, Cloudflare, Vault, Azure API Management, Datadog, Shopify.
+        "x-goog-api-key", "private-token", "x-auth-key", "x-vault-token", "ocp-apim-subscription-key",
+        "dd-api-key", "dd-application-key", "x-shopify-access-token",
     ]
 
     /// Query keys (lowercased) whose values are always redacted.
@@ -29,6 +32,9 @@ public enum NetworkRedaction {
         "access_token", "refresh_token", "id_token", "token", "api_key", "apikey", "api-key",
         "client_secret", "client_assertion", "code_verifier", "secret", "password", "passwd", "signature", "sig",
         "x-amz-signature", "x-amz-credential", "x-amz-security-token",
+        // Signed URLs (Google Cloud Storage, AWS's older form), OAuth 1, GitLab, Google API keys.
+        "x-goog-signature", "x-goog-credential", "awsaccesskeyid", "oauth_signature", "oauth_token",
+        "private_token", "key",
     ]
 
     /// Whether the value of header `name` (any case) is a credential.

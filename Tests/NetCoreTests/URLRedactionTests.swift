@@ -26,6 +26,24 @@ struct URLRedactionTests {
             == "https://app.test/?v=1#/callback?access_token=REDACTED&state=x")
     }
 
+    @Test("vendors' credentials are known: signed URLs, OAuth 1, API keys in the query; vendors' credential headers in curl", arguments: [
+        "https://storage.googleapis.com/b/o?X-Goog-Credential=gc-0123456789&X-Goog-Signature=gs-0123456789&X-Goog-Expires=60",
+        "https://maps.googleapis.com/maps/api/geocode/json?address=x&key=AIzaSy0123456789",
+        "https://api.test/r?oauth_token=ot-0123456789&oauth_signature=os-0123456789",
+        "https://gitlab.test/api/v4/projects?private_token=pt-0123456789",
+        "https://bucket.s3.amazonaws.com/o?AWSAccessKeyId=AK-0123456789&Signature=sg-0123456789&Expires=60",
+    ])
+    func vendorKeys(_ url: String) throws {
+        let shown = NetworkRedaction.redactedURL(url)
+        #expect(!shown.contains("0123456789"), "\(shown)")
+        #expect(shown.contains("REDACTED"))
+        let request = try NetworkRequest(url: "https://api.test/", headers: [
+            .header(key: "X-Goog-Api-Key", value: "gk-0123456789"), .header(key: "PRIVATE-TOKEN", value: "pt-0123456789"),
+            .header(key: "Ocp-Apim-Subscription-Key", value: "az-0123456789"), .header(key: "DD-API-KEY", value: "dd-0123456789"),
+        ])
+        #expect(!request.curl.contains("0123456789"), "\(request.curl)")
+    }
+
     @Test("a request's description hides a user-name token and a fragment token, as its curl command does")
     func requestText() throws {
         let request = try NetworkRequest(url: "https://ghp_usertoken0123@github.com/o/r#access_token=at-0123456789")
