@@ -24,8 +24,17 @@ extension NetworkRequest {
         options: CurlOptions = .default
     ) throws -> CurlCommand? {
         var formArguments: [String] = []
+        // Redacted as a form body is in `curlCommand(_:)`: a field named as a credential shows
+        // `REDACTED`, and the request's own credential values are scrubbed from every field.
+        let keys = options.sensitiveQueryKeys.union(secretQueryKeys.map { $0.lowercased() })
+        let secrets = NetworkRedaction.secretValues(of: self)
+        let shown: (String, String) -> String = { name, text in
+            guard options.redactsSecrets else { return text }
+            return keys.contains(name.lowercased())
+                ? NetworkRedaction.placeholder : NetworkRedaction.scrubbing(text, secrets: secrets)
+        }
         for convertible in parts {
-            guard let arguments = try MultipartCurlArguments.arguments(for: convertible.multipartPart()) else { return nil }
+            guard let arguments = try MultipartCurlArguments.arguments(for: convertible.multipartPart(), shown: shown) else { return nil }
             formArguments += arguments
         }
         var plain = self
@@ -45,7 +54,8 @@ extension NetworkRequest {
 
 /// curl's form syntax for one part.
 enum MultipartCurlArguments {
-    static func arguments(for part: MultipartPart) -> [String]? {
+    /// `shown` gives the text an in-memory field shows, from its name and its text.
+    static func arguments(for part: MultipartPart, shown: (String, String) -> String) -> [String]? {
         guard isExpressible(name: part.name), part.additionalHeaders.isEmpty,
             part.additionalContentDispositionParameters.isEmpty
         else { return nil }
@@ -64,7 +74,8 @@ enum MultipartCurlArguments {
             guard isPrintable(url.path) else { return nil }
             return ["-F", "\(part.name)=@\(quoted(url.path))\(attributes)"]
         case .data(let data):
-            guard part.filename == nil, let text = String(data: data, encoding: .utf8), isPrintable(text, allowingNewlines: true) else { return nil }
+            guard part.filename == nil, let sent = String(data: data, encoding: .utf8), isPrintable(sent, allowingNewlines: true) else { return nil }
+            let text = shown(part.name, sent)
             if attributes.isEmpty {
                 return ["--form-string", "\(part.name)=\(text)"]  // taken literally, `@` and `<` included
             }

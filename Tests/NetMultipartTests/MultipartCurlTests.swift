@@ -27,6 +27,22 @@ struct MultipartCurlTests {
         #expect(command.standardInput == nil && command.note == nil)
     }
 
+    @Test("A field named as a credential shows REDACTED, and the request's credential values are scrubbed from the others, unless asked")
+    func redactedFields() throws {
+        let parts: [any NetworkMultipartFormDataConvertible] = [
+            NetworkMultipartFormDataRequest(name: "user", value: "ann"),
+            NetworkMultipartFormDataRequest(name: "password", value: "pw-0123456789"),
+            NetworkMultipartFormDataRequest(name: "note", value: "token tk-0123456789 again"),
+        ]
+        let request = try NetworkRequest(
+            url: "https://api.example.com/login", headers: [.header(key: "Authorization", value: "Bearer tk-0123456789")], multipartForm: parts)
+        let command = try #require(try request.curlCommand(multipartForm: parts))
+        #expect(command.arguments.contains("password=REDACTED") && command.arguments.contains("note=token REDACTED again"), "\(command.arguments)")
+        #expect(command.arguments.contains("user=ann"))
+        let shown = try #require(try request.curlCommand(multipartForm: parts, options: .unredacted))
+        #expect(shown.arguments.contains("password=pw-0123456789") && shown.arguments.contains("note=token tk-0123456789 again"))
+    }
+
     @Test("PUT keeps its method; POST needs no -X beside -F")
     func method() throws {
         let parts: [any NetworkMultipartFormDataConvertible] = [NetworkMultipartFormDataRequest(name: "a", value: "1")]
