@@ -161,8 +161,10 @@ extension NetworkRedaction {
         var values: [String] = []
         for header in request.headers where request.isSecretHeader(header.name) {
             values.append(header.value)
+            // The credential after an auth scheme (`Bearer xyz`); a `Cookie: a=1; theme=dark` has
+            // no scheme, and its second cookie is not a credential of its own.
             let parts = header.value.split(separator: " ", maxSplits: 1)
-            if parts.count == 2 { values.append(String(parts[1])) }
+            if parts.count == 2, HTTPToken.isValid(String(parts[0])) { values.append(String(parts[1])) }
         }
         let keys = queryKeys(adding: request.secretQueryKeys)
         let text = request.url.absoluteString

@@ -200,6 +200,18 @@ struct HARTests {
         #expect(content.text == nil && content.size == 10_000 && content.comment?.contains("not recorded") == true)
     }
 
+    @Test("a Cookie's second cookie is not taken for a credential: text that repeats it is kept, the Cookie field itself redacted")
+    func cookieNotSplitAsScheme() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/prefs", respond: .text("your theme=darkmode-plus"))
+        let recorder = HARRecorder()
+        let request = try NetworkRequest(url: "https://example.com/prefs", headers: [.header(key: "Cookie", value: "sid=s3cret-0123456789; theme=darkmode-plus")])
+        _ = try await NetworkClient(transport: recorder.recording(stub)).requestData(for: request)
+        let entry = try #require(recorder.archive.log.entries.first)
+        #expect(entry.response.content.text == "your theme=darkmode-plus")
+        #expect(entry.request.headers.first { $0.name == "Cookie" }?.value == "REDACTED")
+    }
+
     @Test("the archive's bodies are bounded in all: past the total, entries are kept without their bodies, which replay as failures")
     func boundedInAll() async throws {
         let stub = StubTransport()
