@@ -35,8 +35,8 @@ extension AsyncHTTPClientTransport {
         /// SwiftNIO's HTTP/2 codec under AsyncHTTPClient (swift-nio-http2 1.x) stops the process
         /// when a response's `:status` is a negative number (`HTTPResponseStatus(statusCode:)`
         /// converts it to `UInt`), so any HTTPS server a client calls could end it with one frame
-        /// (a test shows it with status `-1`; Docs/Transports.md). Turn it on only for servers you
-        /// trust.
+        /// (seen with status `-1`; Docs/Transports.md). Net cannot check the frame before the
+        /// codec does. Turn it on only for servers you trust.
         public var allowsHTTP2: Bool
 
         /// Creates a configuration; every parameter has the default described on its property.

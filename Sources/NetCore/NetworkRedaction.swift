@@ -32,9 +32,12 @@ public enum NetworkRedaction {
         "access_token", "refresh_token", "id_token", "token", "api_key", "apikey", "api-key",
         "client_secret", "client_assertion", "code_verifier", "secret", "password", "passwd", "signature", "sig",
         "x-amz-signature", "x-amz-credential", "x-amz-security-token",
-        // Signed URLs (Google Cloud Storage, AWS's older form), OAuth 1, GitLab, Google API keys.
+        // Signed URLs (Google Cloud Storage, AWS's older form), OAuth 1, GitLab. Not Google's `key`:
+        // the name is everyone's (a Jira issue, a KV path, an S3 form's object name), and these
+        // keys also pick what is redacted in recorded JSON bodies; mark it with
+        // `NetworkQuery.secret(key:value:)`, or send `X-Goog-Api-Key`.
         "x-goog-signature", "x-goog-credential", "awsaccesskeyid", "oauth_signature", "oauth_token",
-        "private_token", "key",
+        "private_token",
     ]
 
     /// Whether the value of header `name` (any case) is a credential.

@@ -224,15 +224,38 @@ struct HARTests {
         let entries = recorder.archive.log.entries
         #expect(entries.count == 3 && recorder.droppedEntryCount == 0)
         #expect(entries[0].request.postData?.text?.count == 800 && entries[0].response.content.text?.count == 800)
-        for entry in entries.dropFirst() {  // 1,600 bytes each: a second would pass 3,000
-            #expect(entry.request.postData?.text == nil && entry.request.postData?.comment?.contains("800 bytes not recorded") == true)
-            #expect(entry.response.content.text == nil && entry.response.content.comment?.contains("800 bytes not recorded") == true)
+        // Charged body by body: the second request's 800 bytes fit (2,400), its answer's would not.
+        #expect(entries[1].request.postData?.text?.count == 800)
+        #expect(entries[1].response.content.text == nil && entries[1].response.content.comment?.contains("800 bytes not recorded") == true)
+        #expect(entries[2].request.postData?.text == nil && entries[2].request.postData?.comment?.contains("800 bytes not recorded") == true)
+        #expect(entries[2].response.content.text == nil && entries[2].response.content.comment?.contains("800 bytes not recorded") == true)
+        for matchingBodies in [false, true] {
+            let replay = NetworkClient(transport: StubTransport(replaying: recorder.archive, matchingBodies: matchingBodies))
+            let sent = try NetworkRequest(url: "https://example.com/echo", httpMethod: .post, httpBody: Data(repeating: 65, count: 800))
+            _ = try await replay.requestData(for: sent)
+            await #expect {
+                _ = try await replay.requestData(for: sent)
+            } throws: { error in
+                guard case NetworkError.transport(.other(let message)) = error else { return false }
+                return message.contains("no body to replay")
+            }
         }
-        let replay = NetworkClient(transport: StubTransport(replaying: recorder.archive))
-        _ = try await replay.requestData(for: try NetworkRequest(url: "https://example.com/echo", httpMethod: .post, httpBody: Data(repeating: 65, count: 800)))
-        await #expect(throws: NetworkError.self) {
-            _ = try await replay.requestData(for: try NetworkRequest(url: "https://example.com/echo", httpMethod: .post, httpBody: Data(repeating: 65, count: 800)))
+    }
+
+    @Test("past the total, each body is charged on its own: an empty answer is kept whole, a small one fits beside a request that does not")
+    func boundedInAllPerSide() async throws {
+        let stub = StubTransport()
+        stub.on(.post, "/store", respond: .status(.created))
+        stub.on(.post, "/small", respond: .text("ok"))
+        let recorder = HARRecorder(maximumBodySize: 1_000, maximumTotalBodySize: 900)
+        let client = NetworkClient(transport: recorder.recording(stub))
+        for path in ["/store", "/store", "/small"] {
+            _ = try await client.requestData(for: try NetworkRequest(url: "https://example.com\(path)", httpMethod: .post, httpBody: Data(repeating: 66, count: 800)))
         }
+        let entries = recorder.archive.log.entries
+        #expect(entries[0].request.postData?.text?.count == 800)
+        #expect(entries[1].request.postData?.text == nil && entries[1].response.content.comment == nil)
+        #expect(entries[2].request.postData?.text == nil && entries[2].response.content.text == "ok")
     }
 
     @Test("a request body file that cannot be read is said to be so, not described as over the limit")

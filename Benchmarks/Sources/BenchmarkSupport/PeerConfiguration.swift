@@ -13,6 +13,7 @@ extension HTTPClient.Configuration {
     public static func likeNetsTransport(connectionsPerHost: Int) -> HTTPClient.Configuration {
         var settings = HTTPClient.Configuration()
         settings.redirectConfiguration = .disallow
+        settings.httpVersion = .http1Only  // as the transport's default (`allowsHTTP2`)
         settings.decompression = .enabled(limit: .ratio(100))
         settings.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: connectionsPerHost)
         settings.connectionPool.retryConnectionEstablishment = false

@@ -78,38 +78,35 @@ public final class HARRecorder: Sendable {
         }
     }
 
-    /// Keeps a finished exchange, unless the archive is full; without its bodies when they would
-    /// take the recorded bodies past ``maximumTotalBodySize``.
-    func add(_ entry: HARArchive.Entry, order: Int) {
-        let bodyBytes = (entry.request.postData?.text?.utf8.count ?? 0) + (entry.response.content.text?.utf8.count ?? 0)
+    /// Keeps a finished exchange, unless the archive is full; each of its bodies without its text
+    /// when that would take the recorded bodies past ``maximumTotalBodySize``.
+    func add(_ recorded: HARArchive.Entry, order: Int) {
+        let why = "not recorded: the archive's bodies reached \(maximumTotalBodySize) bytes"
         state.withLock { state in
             guard state.entries.count < maximumEntries else {
                 state.dropped += 1
                 return
             }
-            if state.bodyBytes + bodyBytes <= maximumTotalBodySize {
-                state.bodyBytes += bodyBytes
-                state.entries.append((order, entry))
-            } else {
-                state.entries.append((order, withoutBodies(entry)))
+            var entry = recorded
+            if let text = entry.request.postData?.text, !text.isEmpty {
+                if state.bodyBytes + text.utf8.count <= maximumTotalBodySize {
+                    state.bodyBytes += text.utf8.count
+                } else {
+                    entry.request.postData?.text = nil
+                    entry.request.postData?.encoding = nil
+                    entry.request.postData?.comment = "\(HAREntryWriter.notRecordedMarker) \(entry.request.bodySize) bytes \(why)"
+                }
             }
+            if let text = entry.response.content.text, !text.isEmpty {
+                if state.bodyBytes + text.utf8.count <= maximumTotalBodySize {
+                    state.bodyBytes += text.utf8.count
+                } else {
+                    entry.response.content.text = nil
+                    entry.response.content.encoding = nil
+                    entry.response.content.comment = "\(HAREntryWriter.notRecordedMarker) \(entry.response.content.size) bytes \(why)"
+                }
+            }
+            state.entries.append((order, entry))
         }
-    }
-
-    /// `entry` with its bodies replaced by the note replay reads as "not recorded".
-    private func withoutBodies(_ entry: HARArchive.Entry) -> HARArchive.Entry {
-        var entry = entry
-        let why = "not recorded: the archive's bodies reached \(maximumTotalBodySize) bytes"
-        if entry.request.postData?.text != nil {
-            entry.request.postData?.text = nil
-            entry.request.postData?.encoding = nil
-            entry.request.postData?.comment = "\(HAREntryWriter.notRecordedMarker) \(entry.request.bodySize) bytes \(why)"
-        }
-        if entry.response.content.text != nil {
-            entry.response.content.text = nil
-            entry.response.content.encoding = nil
-            entry.response.content.comment = "\(HAREntryWriter.notRecordedMarker) \(entry.response.content.size) bytes \(why)"
-        }
-        return entry
     }
 }
