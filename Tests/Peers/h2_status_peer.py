@@ -8,7 +8,8 @@ HTTP/1.1 it answers `200` with the body `h1 ok`. Prints its port on the first li
 output, then serves on 127.0.0.1 until its parent process is gone. Minimal HTTP/2 by hand (no
 Huffman coding, no flow control beyond what one small response needs), so no package is needed.
 """
-import os, socket, ssl, struct, sys, threading, time
+import socket, ssl, struct, sys, threading
+from peer_lifetime import exit_with_parent
 
 PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
 DATA, HEADERS, SETTINGS, PING, GOAWAY = 0x0, 0x1, 0x4, 0x6, 0x7
@@ -87,14 +88,7 @@ def main():
     listener.bind(("127.0.0.1", 0))
     listener.listen(16)
     print(listener.getsockname()[1], flush=True)
-    parent = os.getppid()
-
-    def watch_parent():
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(0)
-
-    threading.Thread(target=watch_parent, daemon=True).start()
+    exit_with_parent()
     while True:
         raw, _ = listener.accept()
         threading.Thread(target=serve, args=(raw, context, status), daemon=True).start()

@@ -9,8 +9,9 @@ certificate, the header `X-Client-Subject` with its common name; `/bytes/N` answ
 (byte i is i % 251); `/requests` answers how many requests came before it. With `--client-ca` a client
 certificate chaining to that CA is required; with `--max-tls 1.2` TLS 1.3 is refused.
 """
-import os, ssl, sys, threading, time
+import ssl, sys, threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from peer_lifetime import exit_with_parent
 
 
 served = 0
@@ -57,14 +58,7 @@ def main():
     server.daemon_threads = True
     server.socket = context.wrap_socket(server.socket, server_side=True)
     print(server.server_address[1], flush=True)
-    parent = os.getppid()
-
-    def watch_parent():
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(0)
-
-    threading.Thread(target=watch_parent, daemon=True).start()
+    exit_with_parent()
     server.serve_forever()
 
 

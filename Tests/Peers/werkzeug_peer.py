@@ -18,10 +18,11 @@ Routes:
 - GET /cookies/redirect?to=PATH&NAME=VALUE: a 302 to PATH that sets the cookies, as /cookies/set.
 - GET /cookies/echo: the Cookie header received, as JSON.
 """
-import hashlib, json, os, socket, sys, threading, time
+import hashlib, json, socket, sys, threading, time
 from email.utils import formatdate
 from werkzeug.serving import make_server
 from werkzeug.wrappers import Request, Response
+from peer_lifetime import exit_with_parent
 
 versions = {}
 logs = {}
@@ -121,14 +122,7 @@ def app(request):
 def main():
     server = make_server("127.0.0.1", 0, app, threaded=True)
     print(server.server_port, flush=True)
-    parent = os.getppid()
-
-    def watch_parent():
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(0)
-
-    threading.Thread(target=watch_parent, daemon=True).start()
+    exit_with_parent()
     server.serve_forever()
 
 
