@@ -119,13 +119,14 @@ public enum NetworkRedaction {
     /// A fragment with its credential pairs redacted: `key=value&…`, or a hash router's
     /// `/callback?key=value&…`, whose pairs start after its last `?`.
     private static func redactedFragment(_ fragment: Substring, exactKeys keys: Set<String>) -> String {
-        guard let mark = fragment.lastIndex(of: "?") else { return redactedQuery(fragment, exactKeys: keys) }
-        return redactedQuery(fragment[..<mark], exactKeys: keys) + "?" + redactedQuery(fragment[fragment.index(after: mark)...], exactKeys: keys)
+        fragmentQueries(fragment).map { redactedQuery($0, exactKeys: keys) }.joined(separator: "?")
     }
 
-    /// The fragment's `key=value` pairs, those after a hash router's `?` included.
-    private static func fragmentPairs(_ fragment: String) -> [Substring] {
-        fragment.split(separator: "&").flatMap { pair in pair.split(separator: "?") }
+    /// The fragment as the `key=value&…` texts it may hold: itself, or the parts before and after
+    /// a hash router's last `?`.
+    private static func fragmentQueries(_ fragment: Substring) -> [Substring] {
+        guard let mark = fragment.lastIndex(of: "?") else { return [fragment] }
+        return [fragment[..<mark], fragment[fragment.index(after: mark)...]]
     }
 
     /// The query of `url`: after the first `?`, before any `#`.
@@ -183,7 +184,7 @@ extension NetworkRedaction {
             values.append(user)
         }
         if let fragment = request.url.fragment {
-            for pair in fragmentPairs(fragment) {
+            for pair in fragmentQueries(fragment[...]).flatMap({ $0.split(separator: "&") }) {
                 guard let value = secretValue(in: pair, keys: keys) else { continue }
                 values += [String(value), PercentEncoding.decode(value)]
             }

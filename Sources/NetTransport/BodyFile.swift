@@ -45,10 +45,7 @@ enum BodyFile {
     /// Replaces `url` with a file holding `data`, owner-only: written beside it under a name of
     /// its own and renamed over it, so a reader sees the old file or the new one, never half.
     static func replacePrivately(_ url: URL, with data: Data) throws {
-        let folder = url.deletingLastPathComponent()
-        let named = ".\(url.lastPathComponent).\(UUID().uuidString)"
-        // The destination's name only when it leaves room for the staging name's 38 bytes more.
-        let staging = folder.appendingPathComponent(named.utf8.count <= longestName(in: folder) ? named : ".\(UUID().uuidString)")
+        let staging = stagingURL(beside: url, unique: UUID().uuidString)
         do {
             try writePrivately(data, to: staging)
             try replace(url, with: staging)
@@ -95,6 +92,15 @@ enum BodyFile {
         guard rename(source.path, destination.path) == 0 else {
             throw NetworkError.transport(.cannotWriteBody(path: destination.path, reason: String(cString: strerror(errno))))
         }
+    }
+
+    /// A hidden file beside `url` to write first and rename onto it: `.NAME.unique`, or
+    /// `.unique` when `url`'s own name leaves no room for that in its folder (a write to a valid
+    /// name would otherwise fail for its staging name's sake).
+    static func stagingURL(beside url: URL, unique: String) -> URL {
+        let folder = url.deletingLastPathComponent()
+        let named = ".\(url.lastPathComponent).\(unique)"
+        return folder.appendingPathComponent(named.utf8.count <= longestName(in: folder) ? named : ".\(unique)")
     }
 
     /// The most bytes a file name may have in `folder` (`pathconf`'s `_PC_NAME_MAX`: 255 on most

@@ -15,19 +15,9 @@ struct DownloadStaging {
             finalURL = nil
             return
         }
-        let folder = url.deletingLastPathComponent()
-        let staging = folder.appendingPathComponent(Self.stagingName(for: url.lastPathComponent, in: folder))
-        destination = .file(staging)
+        // `.NAME.net-UUID.part` (`BodyFile.stagingURL`, which drops NAME when it would not fit).
+        destination = .file(BodyFile.stagingURL(beside: url, unique: "net-\(UUID().uuidString).part"))
         finalURL = url
-    }
-
-    /// `.NAME.net-UUID.part`, or `.net-UUID.part` when the destination's own name leaves no room
-    /// for it in a file name of `folder` (``BodyFile/longestName(in:)``): the download would
-    /// otherwise fail once the server had answered, for a name that is itself valid.
-    static func stagingName(for name: String, in folder: URL) -> String {
-        let unique = "net-\(UUID().uuidString).part"
-        let named = ".\(name).\(unique)"
-        return named.utf8.count <= BodyFile.longestName(in: folder) ? named : ".\(unique)"
     }
 
     /// Removes this attempt's file, if any.

@@ -14,12 +14,18 @@ struct LongFileNameTests {
         return url
     }
 
+    /// A server whose `/file` answers `the body`.
+    static func stub() -> StubTransport {
+        let stub = StubTransport()
+        stub.on(.get, "/file", respond: .text("the body"))
+        return stub
+    }
+
     @Test("a download to a 255-byte name lands under it, through a staging file whose name fits")
     func longestName() async throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let stub = StubTransport()
-        stub.on(.get, "/file", respond: .text("the body"))
+        let stub = Self.stub()
         let destination = folder.appendingPathComponent(String(repeating: "é", count: 127) + "x")  // 255 bytes of UTF-8
         let response = try await NetworkClient(transport: stub).requestDownload(for: "https://example.test/file", to: destination)
         #expect(response.url == destination)
@@ -31,8 +37,7 @@ struct LongFileNameTests {
     func privateFilesToLongestName() async throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let stub = StubTransport()
-        stub.on(.get, "/file", respond: .text("the body"))
+        let stub = Self.stub()
         let recorder = HARRecorder()
         _ = try await NetworkClient(transport: recorder.recording(stub)).requestData(for: "https://example.test/file")
         let archive = folder.appendingPathComponent(String(repeating: "h", count: 255))
@@ -45,8 +50,7 @@ struct LongFileNameTests {
     func resumableNameTooLong() async throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let stub = StubTransport()
-        stub.on(.get, "/file", respond: .text("the body"))
+        let stub = Self.stub()
         let destination = folder.appendingPathComponent(String(repeating: "n", count: 250))
         let error = await #expect(throws: NetworkError.self) {
             _ = try await NetworkClient(transport: stub).requestResumableDownload(for: "https://example.test/file", to: destination)

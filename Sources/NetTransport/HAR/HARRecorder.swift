@@ -81,30 +81,30 @@ public final class HARRecorder: Sendable {
     /// Keeps a finished exchange, unless the archive is full; each of its bodies without its text
     /// when that would take the recorded bodies past ``maximumTotalBodySize``.
     func add(_ recorded: HARArchive.Entry, order: Int) {
-        let why = "not recorded: the archive's bodies reached \(maximumTotalBodySize) bytes"
+        let budget = maximumTotalBodySize
+        let note: @Sendable (Int) -> String = { size in "\(HAREntryWriter.notRecordedMarker) \(size) bytes not recorded: the archive's bodies reached \(budget) bytes" }
         state.withLock { state in
             guard state.entries.count < maximumEntries else {
                 state.dropped += 1
                 return
             }
-            var entry = recorded
-            if let text = entry.request.postData?.text, !text.isEmpty {
-                if state.bodyBytes + text.utf8.count <= maximumTotalBodySize {
-                    state.bodyBytes += text.utf8.count
-                } else {
-                    entry.request.postData?.text = nil
-                    entry.request.postData?.encoding = nil
-                    entry.request.postData?.comment = "\(HAREntryWriter.notRecordedMarker) \(entry.request.bodySize) bytes \(why)"
-                }
+            /// Charges a body's text to the budget; false when it does not fit (an empty one always does).
+            func fits(_ text: String?) -> Bool {
+                let bytes = text?.utf8.count ?? 0
+                guard state.bodyBytes + bytes <= budget else { return false }
+                state.bodyBytes += bytes
+                return true
             }
-            if let text = entry.response.content.text, !text.isEmpty {
-                if state.bodyBytes + text.utf8.count <= maximumTotalBodySize {
-                    state.bodyBytes += text.utf8.count
-                } else {
-                    entry.response.content.text = nil
-                    entry.response.content.encoding = nil
-                    entry.response.content.comment = "\(HAREntryWriter.notRecordedMarker) \(entry.response.content.size) bytes \(why)"
-                }
+            var entry = recorded
+            if !fits(entry.request.postData?.text) {
+                entry.request.postData?.text = nil
+                entry.request.postData?.encoding = nil
+                entry.request.postData?.comment = note(entry.request.bodySize)
+            }
+            if !fits(entry.response.content.text) {
+                entry.response.content.text = nil
+                entry.response.content.encoding = nil
+                entry.response.content.comment = note(entry.response.content.size)
             }
             state.entries.append((order, entry))
         }

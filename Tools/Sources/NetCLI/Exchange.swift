@@ -126,10 +126,7 @@ struct Exchange {
     /// `--download`: the body goes to a hidden file beside `destination`, renamed over it only when
     /// the server answered with success, so an error page never replaces the user's file.
     private func save(_ plan: RequestPlan, to destination: URL, client: NetworkClient, printer: ResponsePrinter) async throws -> ExitStatus {
-        // `.NAME.net-PID`, or `.net-PID` when the name leaves no room for it in its folder.
-        let named = ".\(destination.lastPathComponent).net-\(getpid())"
-        let folder = destination.deletingLastPathComponent()
-        let staging = folder.appendingPathComponent(named.utf8.count <= RequestOptions.longestName(in: folder.path) ? named : ".net-\(getpid())")
+        let staging = RequestOptions.stagingURL(beside: destination.path, unique: "net-\(getpid())")
         defer { try? FileManager.default.removeItem(at: staging) }
 
         let showsProgress = isatty(STDERR_FILENO) != 0

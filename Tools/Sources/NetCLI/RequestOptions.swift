@@ -141,6 +141,15 @@ public struct RequestOptions: ParsableArguments {
         }
     }
 
+    /// A hidden file beside `path` to write first and rename onto it: `.NAME.unique`, or
+    /// `.unique` when the name leaves no room for that in its folder.
+    static func stagingURL(beside path: String, unique: String) -> URL {
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent()
+        let named = ".\(url.lastPathComponent).\(unique)"
+        return folder.appendingPathComponent(named.utf8.count <= longestName(in: folder.path) ? named : ".\(unique)")
+    }
+
     /// The most bytes a file name may have in `folder` (`pathconf`: 255 on most file systems,
     /// 143 on eCryptfs), or 255 when it cannot be asked.
     static func longestName(in folder: String) -> Int {

@@ -56,10 +56,7 @@ struct SessionFile: Codable, Equatable {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let url = URL(fileURLWithPath: path)
-        let folder = url.deletingLastPathComponent()
-        let named = ".\(url.lastPathComponent).\(getpid())"
-        let staging = folder.appendingPathComponent(named.utf8.count <= RequestOptions.longestName(in: folder.path) ? named : ".net-session.\(getpid())")
+        let staging = RequestOptions.stagingURL(beside: path, unique: "\(getpid())")
         // Created empty and owner-only, then written: the credentials are never in a file others
         // could read.
         let data = try encoder.encode(self)
