@@ -126,7 +126,7 @@ let package = Package(
         // NetObservability with swift-log's, swift-metrics' and swift-distributed-tracing's test
         // backends, against a real server on 127.0.0.1 (`swift test --enable-all-traits`).
         .testTarget(name: "NetObservabilityTests", dependencies: [
-            "Net", "NetObservability", "NetTestSupport", "TracingProbe",
+            "Net", "NetObservability", "NetAsyncHTTPClient", "NetTestSupport", "TracingProbe",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "InMemoryLogging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),

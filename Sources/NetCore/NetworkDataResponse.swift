@@ -15,6 +15,9 @@ public struct NetworkDataResponse: NetworkResponse, CustomStringConvertible {
     /// How the call went: its attempts, their phase times, retries and cache status (empty for a
     /// response made by hand).
     public var metrics = NetworkMetrics()
+    /// Whether this is the head of a `requestStream` call, as its interceptors see it: the body
+    /// is handed to the caller as it arrives, so ``data`` is empty here.
+    public package(set) var bodyIsStreamed = false
 
     /// Creates a data response.
     public init(data: Data, response: NetworkResponseHead, originalRequest: NetworkRequest) {

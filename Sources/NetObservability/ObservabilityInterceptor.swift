@@ -95,13 +95,13 @@ public struct ObservabilityInterceptor: NetworkCallInterceptor {
         return settings.instruments.instruments(for: request, factory: MetricsSystem.factory)
     }
 
-    /// The call's span, its count among active requests, and its log line.
+    /// The call's span, its count among active requests, and its log line, each ended when the
+    /// call is over: for `requestStream`, when its body ends, fails or is dropped.
     public func interceptCall(
         _ request: NetworkRequest, proceed: @Sendable (NetworkRequest) async -> NetworkCallResult
     ) async throws -> NetworkCallResult {
         let target = instruments(for: request)
         target.activeRequests.increment(by: 1)
-        defer { target.activeRequests.decrement(by: 1) }
         let tracer = currentTracer
         let span = Self.traces(with: tracer)
             ? tracer.startSpan(HTTPClientConventions.spanName(of: request), context: ServiceContext.current ?? .topLevel, ofKind: .client) : nil
@@ -112,17 +112,17 @@ public struct ObservabilityInterceptor: NetworkCallInterceptor {
             guard let span else { return await proceed(request) }
             return await ServiceContext.$current.withValue(span.context) { await proceed(request) }
         }
-        let status = result.response?.statusCode
         // An attempt whose result this interceptor did not see (the call failed while it ran, or
         // an interceptor after this one asked for a retry the budget then refused) ends with the
         // call's outcome.
         if let attempt = call.end(), let span = attempt.span {
-            HTTPClientConventions.finish(span, status: status, error: result.error)
+            HTTPClientConventions.finish(span, status: result.response?.statusCode, error: result.error)
             span.end()
         }
-        finishCall(call, request: request, status: status, error: result.error, duration: ContinuousClock.now - start,
-                   metrics: result.metrics)
-        return result
+        return result.whenFinished { end in
+            target.activeRequests.decrement(by: 1)
+            finishCall(call, request: request, end: end, duration: ContinuousClock.now - start)
+        }
     }
 
     /// Starts the attempt's span and puts its trace context into the request's header fields.
@@ -196,13 +196,13 @@ public struct ObservabilityInterceptor: NetworkCallInterceptor {
         span.end()
     }
 
-    private func finishCall(
-        _ call: CallObservation, request: NetworkRequest, status: HTTPCode?, error: (any Error)?, duration: Duration, metrics: NetworkMetrics
-    ) {
+    private func finishCall(_ call: CallObservation, request: NetworkRequest, end: NetworkCallEnd, duration: Duration) {
+        let (status, error, metrics) = (end.response?.statusCode, end.error, end.metrics)
         if let span = call.span {
             if span.isRecording {
                 span.attributes["net.attempt_count"] = Int64(metrics.retries.count + 1)
                 span.attributes["net.redirect_count"] = Int64(metrics.redirectCount)
+                if end.bodyDropped { span.attributes[Self.bodyDropped] = true }
             }
             HTTPClientConventions.finish(span, status: status, error: error)
             span.end()
@@ -212,9 +212,13 @@ public struct ObservabilityInterceptor: NetworkCallInterceptor {
         metadata["net.attempts"] = .stringConvertible(metrics.retries.count + 1)
         metadata["net.redirects"] = .stringConvertible(metrics.redirectCount)
         if let cache = metrics.cacheStatus { metadata["net.cache_status"] = .string("\(cache)") }
+        if end.bodyDropped { metadata[Self.bodyDropped] = "true" }
         log(to: logger, level: callLogLevel, what: "\(request.httpMethod) \(request.redactedURL)",
             status: status, error: error, duration: duration, metadata: metadata)
     }
+
+    /// Set on a call's log line and span when the caller dropped a streamed body before its end.
+    static let bodyDropped = "net.body_dropped"
 
     private func log(
         to logger: Logger, level: Logger.Level, what: String, status: HTTPCode?, error: (any Error)?, duration: Duration,

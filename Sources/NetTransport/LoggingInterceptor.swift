@@ -4,8 +4,10 @@ import NetCore
 /// sink you supply (`print`, a `Logger`, a test's array).
 ///
 /// Place it last among a ``NetworkClient``'s interceptors so it shows the request as sent,
-/// signed and all; credentials are redacted by ``CurlOptions/default``.
-public struct LoggingInterceptor: NetworkInterceptor {
+/// signed and all; credentials are redacted by ``CurlOptions/default``. A `requestStream` call's
+/// body gets a line of its own when it ends (in a ``NetworkClient``, which runs call
+/// interceptors): how many bytes the caller read, or why it stopped.
+public struct LoggingInterceptor: NetworkCallInterceptor {
     /// Receives each line.
     public let sink: @Sendable (String) -> Void
     /// How requests are rendered; redacting by default.
@@ -29,6 +31,8 @@ public struct LoggingInterceptor: NetworkInterceptor {
     ) async throws -> NetworkSessionInterceptionResult {
         let attempt = retryNumber > 0 ? " (retry \(retryNumber))" : ""
         switch result {
+        case .success(.data(let response)) where response.bodyIsStreamed:
+            sink("[Net] ← \(response.statusCode) \(request)\(attempt): body streamed to the caller")
         case .success(.data(let response)):
             sink("[Net] ← \(response.statusCode) \(request)\(attempt): \(response.data.count) bytes")
         case .success(.upload(let response)):
@@ -39,6 +43,24 @@ public struct LoggingInterceptor: NetworkInterceptor {
             sink("[Net] ✗ \(request)\(attempt): \(error)")
         }
         return .nothing
+    }
+
+    /// Logs the end of a streamed body: its size, or why it stopped.
+    public func interceptCall(
+        _ request: NetworkRequest, proceed: @Sendable (NetworkRequest) async -> NetworkCallResult
+    ) async throws -> NetworkCallResult {
+        let result = await proceed(request)
+        guard result.streamsBody else { return result }
+        let sink = sink
+        return result.whenFinished { end in
+            if end.bodyDropped {
+                sink("[Net] ← body of \(request): dropped before its end")
+            } else if let error = end.error {
+                sink("[Net] ✗ body of \(request): \(error)")
+            } else {
+                sink("[Net] ← body of \(request): \(end.metrics.attempts.last?.responseBodyBytes ?? 0) bytes")
+            }
+        }
     }
 }
 

@@ -132,9 +132,9 @@ extension NetworkSession {
                 let metrics = CallMetricsRecorder()
                 do {
                     let outcome = try await self.runCall(request, call: call, settings: settings, metrics: metrics, progress: progress)
-                    return NetworkCallResult(outcome: .success(outcome), metrics: outcome.interception.metrics)
+                    return NetworkCallResult(outcome: .success(outcome), metrics: outcome.interception.metrics, recorder: metrics)
                 } catch {
-                    return NetworkCallResult(outcome: .failure(error), metrics: metrics.snapshot(finished: true))
+                    return NetworkCallResult(outcome: .failure(error), metrics: metrics.snapshot(finished: true), recorder: metrics)
                 }
             }.outcome.get()
         }

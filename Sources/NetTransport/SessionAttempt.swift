@@ -94,7 +94,8 @@ final class SessionAttempt: Sendable {
     @inline(never)
     private func streamed(_ response: NetworkStreamResponse, sent: NetworkRequest) -> AttemptOutcome {
         let stream = NetworkStreamResponse(response: response.response, body: response.body, originalRequest: callersRequest)
-        let head = NetworkDataResponse(data: Data(), response: response.response, originalRequest: callersRequest)
+        var head = NetworkDataResponse(data: Data(), response: response.response, originalRequest: callersRequest)
+        head.bodyIsStreamed = true
         return AttemptOutcome(sent: sent, interception: .data(head), stream: stream)
     }
 

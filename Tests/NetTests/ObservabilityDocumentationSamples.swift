@@ -55,3 +55,32 @@ struct ObservabilityDocumentationSamples {
         #expect(lines.withLock { $0.count } == 2)
     }
 }
+
+/// Docs/Observability.md's `whenFinished` sample.
+@Suite("Docs/Observability.md samples: whenFinished")
+struct StreamTimerDocumentationSample {
+    struct StreamTimer: NetworkCallInterceptor {
+        let report: @Sendable (String) -> Void
+        func interceptCall(
+            _ request: NetworkRequest, proceed: @Sendable (NetworkRequest) async -> NetworkCallResult
+        ) async throws -> NetworkCallResult {
+            await proceed(request).whenFinished { end in
+                let bytes = end.metrics.attempts.last?.responseBodyBytes ?? 0
+                report("\(request.httpMethod): \(bytes) bytes in \(end.metrics.duration ?? .zero)")
+            }
+        }
+    }
+
+    @Test("the stream timer reports once the body has been read, with its size")
+    func streamTimer() async throws {
+        let stub = StubTransport()
+        stub.on(nil, "*", respond: .text("twelve bytes"))
+        let lines = Mutex<[String]>([])
+        let client = NetworkClient(transport: stub, interceptors: [StreamTimer { line in lines.withLock { $0.append(line) } }])
+        let stream = try await client.requestStream(for: "https://api.example.com/log")
+        #expect(lines.withLock { $0.isEmpty })
+        for try await _ in stream.body {}
+        let reported = lines.withLock { $0 }
+        #expect(reported.count == 1 && reported[0].hasPrefix("GET: 12 bytes in "))
+    }
+}

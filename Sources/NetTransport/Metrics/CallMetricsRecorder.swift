@@ -65,6 +65,17 @@ package final class CallMetricsRecorder: Sendable {
         }
     }
 
+    /// A streamed body was read to its end: `bytes` of it, on the call's last attempt (the one
+    /// whose response the caller read).
+    func lastAttemptBodyCompleted(bytes: Int64) {
+        let now = elapsed
+        state.withLock { metrics in
+            guard let last = metrics.attempts.indices.last, metrics.attempts[last].phases[.bodyComplete] == nil else { return }
+            metrics.attempts[last].phases[.bodyComplete] = now
+            metrics.attempts[last].responseBodyBytes = bytes
+        }
+    }
+
     /// The metrics so far; with `finished`, the call's duration is set to now.
     func snapshot(finished: Bool = false) -> NetworkMetrics {
         let now = finished ? elapsed : nil

@@ -20,10 +20,10 @@ extension NetworkResponseBody {
         do {
             let end = try await channel.drain(into: writer)
             try framing?.checkEnd(after: end - offset)
-            lease?.end()
+            lease?.end(.finished(bytes: end - offset))
             return end
         } catch {
-            lease?.end()
+            lease?.end(.failed(error))
             throw error
         }
     }

@@ -69,6 +69,11 @@ public struct NetworkResponseBody: AsyncSequence, Sendable {
     /// This body, with `action` run once when it ends, fails or is dropped (after any action the
     /// body already had). The chain uses it to release a concurrency permit or log the end.
     public func onEnd(_ action: @escaping @Sendable () -> Void) -> NetworkResponseBody {
+        onEnding { _ in action() }
+    }
+
+    /// ``onEnd(_:)``, told how the body ended.
+    func onEnding(_ action: @escaping @Sendable (BodyEnding) -> Void) -> NetworkResponseBody {
         var body = NetworkResponseBody(storage: storage, lease: BodyLease(parent: lease, action: action))
         body.isWithheld = isWithheld
         body.framing = framing
@@ -94,7 +99,7 @@ public struct NetworkResponseBody: AsyncSequence, Sendable {
     /// ``collect(upTo:)``, telling `received` the running total after each chunk (download progress).
     func collect(upTo limit: Int64?, received: ((Int64) -> Void)?) async throws -> Data {
         if case .whole(let data) = storage, framing == nil, limit.map({ Int64(data.count) <= $0 }) ?? true {
-            lease?.end()
+            lease?.end(.finished(bytes: Int64(data.count)))
             received?(Int64(data.count))
             return data
         }
@@ -171,20 +176,20 @@ public struct NetworkResponseBody: AsyncSequence, Sendable {
                 }
                 guard let chunk else {
                     try framing?.checkEnd(after: received)
-                    end()
+                    end(.finished(bytes: received))
                     return nil
                 }
                 received += Int64(chunk.count)
                 return chunk
             } catch {
-                end()
+                end(.failed(error))
                 throw error
             }
         }
 
-        private mutating func end() {
+        private mutating func end(_ ending: BodyEnding) {
             source = .ended
-            lease?.end()
+            lease?.end(ending)
         }
     }
 }
@@ -218,24 +223,40 @@ final class IteratorReader<Iterator: AsyncIteratorProtocol>: ChunkReader where I
     func next() async throws -> Data? { try await iterator.next() }
 }
 
+/// How a body's exchange ended.
+enum BodyEnding: Sendable {
+    /// Read to its end: `bytes` of it (after content decoding).
+    case finished(bytes: Int64)
+    /// Its reading threw `error` (`CancellationError` when the reading task was cancelled).
+    case failed(any Error)
+    /// Dropped before its end: the caller stopped reading, and its connection was closed.
+    case dropped
+}
+
 /// What runs once when a body's exchange is over: read to its end, failed, or dropped (`deinit`).
+/// The action given first runs first: the transport's own (releasing its connection), then each
+/// stage's above it in the order they added theirs.
 final class BodyLease: Sendable {
     private let parent: BodyLease?
-    private let action: Locked<(@Sendable () -> Void)?>
+    private let action: Locked<(@Sendable (BodyEnding) -> Void)?>
 
-    init(parent: BodyLease?, action: @escaping @Sendable () -> Void) {
+    init(parent: BodyLease?, action: @escaping @Sendable (BodyEnding) -> Void) {
         self.parent = parent
         self.action = Locked(action)
     }
 
-    func end() {
+    convenience init(parent: BodyLease?, action: @escaping @Sendable () -> Void) {
+        self.init(parent: parent) { (_: BodyEnding) in action() }
+    }
+
+    func end(_ ending: BodyEnding) {
+        parent?.end(ending)
         let pending = action.withLock { action in
             defer { action = nil }
             return action
         }
-        pending?()
-        parent?.end()
+        pending?(ending)
     }
 
-    deinit { end() }
+    deinit { end(.dropped) }
 }
