@@ -54,7 +54,9 @@ enum TransportFaults {
         try NetworkRequest(url: FaultServer.shared.baseURL + target, timeout: timeout)
     }
 
-    /// Sends `target`, expecting a transport failure that `expected` accepts, before `within`.
+    /// Sends `target`, expecting a transport failure that `expected` accepts, before `within`;
+    /// with `streamed` (unless the fault is a timing one: a stream's deadline ends at its head),
+    /// streams it too, expecting the same (`expectStreamedFailure`).
     ///
     /// "At once" is proven by the error's kind (a lost connection is not a timeout), and "at the
     /// deadline" by which timer fired (``isTimeout(_:)``), not by the clock. The clock bound only
@@ -62,7 +64,7 @@ enum TransportFaults {
     /// AsyncHTTPClient to wind a cancelled exchange down).
     static func expectFailure(
         _ transport: any Transport, _ target: String, timeout: Duration = TransportFaults.deadline, within limit: Duration? = nil,
-        notBefore earliest: Duration = .zero, _ expected: (NetworkError.TransportFailure) -> Bool
+        notBefore earliest: Duration = .zero, streamed: Bool = true, _ expected: (NetworkError.TransportFailure) -> Bool
     ) async throws {
         let limit = limit ?? timeout + TestTiming.scaled(.seconds(10))
         let clock = ContinuousClock()
@@ -75,6 +77,7 @@ enum TransportFaults {
         }
         #expect(clock.now - start < limit, "\(target) took \(clock.now - start)")
         #expect(clock.now - start >= earliest, "\(target) gave up early, after \(clock.now - start)")
+        if streamed { try await expectStreamedFailure(transport, target, timeout: timeout, expected) }
     }
 
     /// Waits (bounded) until no client socket to the server is half-closed: a transport that
@@ -149,6 +152,7 @@ enum TransportFaults {
             FaultServer.shared.setGzipBomb([UInt8](try await bomb.value))
             // Defaults: 100x the compressed size.
             try await expectLimit(subject.make(), "/gzip-bomb", .decompressionRatio(100))
+            try await expectStreamedLimit(subject.make(), "/gzip-bomb", .decompressionRatio(100))
             // A size limit instead of the ratio.
             try await expectLimit(subject.makeLimited(ResponseLimits(decompression: .size(1 << 20))), "/gzip-bomb", .decompressedSize(bytes: 1 << 20))
             // The in-memory limit, with no decompression limit at all.
@@ -207,13 +211,14 @@ enum TransportFaults {
         },
         Fault(name: "stalls after the headers: times out at the deadline, download untouched") { subject in
             let transport = subject.make()
-            try await expectFailure(transport, "/stall", timeout: .milliseconds(700), notBefore: .milliseconds(700), isTimeout)
+            // Not streamed: a stream's deadline ends at its head, and its reader decides how long to wait.
+            try await expectFailure(transport, "/stall", timeout: .milliseconds(700), notBefore: .milliseconds(700), streamed: false, isTimeout)
             try await expectDownloadFailureKeepsDestination(transport, "/stall", timeout: .milliseconds(700))
             try await expectNoHalfClosedSockets()
         },
         Fault(name: "trickles a byte a second: the deadline covers the whole exchange") { subject in
             // An idle timer would never fire here; Net's deadline is for the whole exchange.
-            try await expectFailure(subject.make(), "/trickle?size=100", timeout: .milliseconds(2_500), notBefore: .milliseconds(2_500), isTimeout)
+            try await expectFailure(subject.make(), "/trickle?size=100", timeout: .milliseconds(2_500), notBefore: .milliseconds(2_500), streamed: false, isTimeout)
             try await expectNoHalfClosedSockets()
         },
         Fault(name: "lies in Content-Length (long): connection lost, download untouched") { subject in
@@ -227,6 +232,11 @@ enum TransportFaults {
             for _ in 0..<3 {
                 let response = try await transport.send(try request("/length-short"))
                 #expect(response.body == Data("hello".utf8))
+                guard case .read(let status, let streamedBody) = try await streamed(transport, "/length-short") else {
+                    Issue.record("/length-short streamed did not read")
+                    continue
+                }
+                #expect(status == 200 && streamedBody == Data("hello".utf8))
                 let next = try await transport.send(try request("/ok?size=3000"))
                 #expect(next.head.statusCode == 200 && next.body.count == 3_000)
                 #expect(next.body == TestPattern.bytes(count: 3_000))
@@ -340,7 +350,7 @@ enum TransportFaults {
                 if case .tooManyRedirects(let limit, _) = failure { return limit == 10 }
                 return false
             }
-            #expect(FaultServer.shared.count(key) == 11, "the request and 10 redirects followed")
+            #expect(FaultServer.shared.count(key) == 22, "the request and 10 redirects followed, sent and then streamed")
         },
         Fault(name: "a 5xx storm: 64 concurrent requests retried through it, each sent exactly 3 times") { subject in
             let client = NetworkClient(transport: subject.make(), interceptors: [RetryPolicy(maximumRetries: 3, baseDelay: .milliseconds(20))])
