@@ -32,7 +32,7 @@ public struct LoggingInterceptor: NetworkCallInterceptor {
         let attempt = retryNumber > 0 ? " (retry \(retryNumber))" : ""
         switch result {
         case .success(.data(let response)) where response.bodyIsStreamed:
-            sink("[Net] ← \(response.statusCode) \(request)\(attempt): body streamed to the caller")
+            sink("[Net] ← \(response.statusCode) \(request)\(attempt): body left for the caller's stream")
         case .success(.data(let response)):
             sink("[Net] ← \(response.statusCode) \(request)\(attempt): \(response.data.count) bytes")
         case .success(.upload(let response)):

@@ -73,8 +73,9 @@ public struct NetworkCallResult: Sendable {
     /// This result, with `handler` run once when the call is over: at once (before this returns)
     /// for a call that failed or whose body the session read (`requestData`, downloads,
     /// uploads); for `requestStream`, when the caller has read the body to its end, its reading
-    /// has failed, or the body was dropped. Return the result this gives: the handler rides on
-    /// its body.
+    /// has failed, or the body was dropped (or its reading task cancelled). Return the result
+    /// this gives: the handler rides on its body, and a result this gives that is then dropped
+    /// ends the body as dropped, closing the caller's stream before it is read.
     ///
     /// ```swift
     /// struct StreamTimer: NetworkCallInterceptor {
@@ -103,8 +104,13 @@ public struct NetworkCallResult: Sendable {
                 if case .finished(let bytes) = ending { recorder.lastAttemptBodyCompleted(bytes: bytes) }
                 metrics = recorder.snapshot(finished: true)
             }
-            let error: (any Error)? = if case .failed(let error) = ending { error } else { nil }
-            let dropped = if case .dropped = ending { true } else { false }
+            // A reader cancelled is how a caller stops a stream (Docs/Sessions.md): a drop, not a failure.
+            let error: (any Error)? = if case .failed(let error) = ending, !(error is CancellationError) { error } else { nil }
+            let dropped = switch ending {
+            case .dropped: true
+            case .failed(let error): error is CancellationError
+            case .finished: false
+            }
             handler(NetworkCallEnd(response: head.response, metrics: metrics, error: error, bodyDropped: dropped))
         }
         return NetworkCallResult(outcome: .success(.stream(finishing, head: head)), metrics: metrics, recorder: recorder)
@@ -120,11 +126,10 @@ public struct NetworkCallEnd: Sendable {
     /// phase and `responseBodyBytes`.
     public let metrics: NetworkMetrics
     /// What the call failed with: its own error, or its body's (a read that failed, a length
-    /// cut short, `CancellationError` when the reading task was cancelled); `nil` if it
-    /// succeeded or its body was dropped.
+    /// cut short, a limit passed); `nil` if it succeeded or its body was dropped.
     public let error: (any Error)?
-    /// Whether a streamed body was dropped before its end: the caller stopped reading, and its
-    /// connection was closed.
+    /// Whether a streamed body was dropped before its end, or its reading task cancelled: the
+    /// caller stopped reading, and its connection was closed.
     public let bodyDropped: Bool
 }
 

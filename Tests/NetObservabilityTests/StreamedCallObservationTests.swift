@@ -76,6 +76,7 @@ struct StreamedCallObservationTests {
     func readToEnd(transportIndex: Int) async throws {
         let key = UUID().uuidString
         let base = try await HeldBodyServer.shared.baseURL()
+        defer { HeldBodyServer.signal(key).fire() }  // a failed check leaves no handler waiting
         let stream = try await client(Self.transports[transportIndex]).requestStream(for: "\(base)/held/\(key)")
         var chunks = stream.body.makeAsyncIterator()
         var received = try #require(try await chunks.next())

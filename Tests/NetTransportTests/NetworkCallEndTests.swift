@@ -35,6 +35,12 @@ struct NetworkCallEndTests {
         let stub = StubTransport()
         stub.on(nil, "*", respond: .text("streamed"))
         let recorder = EndRecorder()
+        try await readToEnd(stub, recorder)
+        // Once only: the body's copies, gone now, do not end it again as dropped.
+        #expect(recorder.events.value == ["head, streams: true", "finished"])
+    }
+
+    func readToEnd(_ stub: StubTransport, _ recorder: EndRecorder) async throws {
         let stream = try await client(stub, recorder).requestStream(for: "https://api.example.com/s")
         #expect(recorder.events.value == ["head, streams: true"])
         var read = 0
@@ -108,12 +114,13 @@ struct NetworkCallEndTests {
     @Test("LoggingInterceptor: a stream's head says its body goes to the caller, and the body's end gets its own line")
     func loggingStream() async throws {
         let stub = StubTransport()
+        stub.on(nil, "/short", respond: .status(.ok, headers: [NetworkHeader(name: "Content-Length", value: "100")], body: Data("short".utf8)))
         stub.on(nil, "*", respond: .text("streamed"))
         let lines = LockedValue<[String]>([])
         let client = NetworkClient(transport: stub, interceptors: [LoggingInterceptor { line in lines.withLock { $0.append(line) } }])
         let stream = try await client.requestStream(for: "https://api.example.com/s?token=hunter2")
         #expect(lines.value.count == 2)
-        #expect(lines.value.last?.hasSuffix("body streamed to the caller") == true)
+        #expect(lines.value.last?.hasSuffix("body left for the caller's stream") == true)
         for try await _ in stream.body {}
         #expect(lines.value.count == 3)
         #expect(lines.value.last?.hasPrefix("[Net] ← body of ") == true && lines.value.last?.hasSuffix(": 8 bytes") == true)
@@ -123,5 +130,38 @@ struct NetworkCallEndTests {
         }
         #expect(lines.value.last?.hasSuffix("dropped before its end") == true)
         #expect(!lines.value.joined().contains("hunter2"))
+        let short = try await client.requestStream(for: "https://api.example.com/short")
+        await #expect(throws: NetworkError.self) { for try await _ in short.body {} }
+        #expect(lines.value.last?.hasPrefix("[Net] ✗ body of ") == true)
+    }
+
+    @Test("a stream collected past its limit ends the call with the limit's error at once, not later as dropped")
+    func collectedPastLimit() async throws {
+        let stub = StubTransport()
+        stub.on(nil, "*", respond: .text("twelve bytes"))
+        let recorder = EndRecorder()
+        let stream = try await client(stub, recorder).requestStream(for: "https://api.example.com/s")
+        await #expect(throws: NetworkError.self) { _ = try await stream.body.collect(upTo: 4) }
+        #expect(recorder.events.value == ["head, streams: true", "failed: responseBodyLimitExceeded"])
+        _ = stream
+    }
+
+    @Test("a stream whose reading task is cancelled ends the call as dropped, not as failed")
+    func readerCancelled() async throws {
+        let stub = StubTransport()
+        stub.on(nil, "*", respond: .text(String(repeating: "x", count: 1 << 20)))  // past the stub's one-chunk size: a chunk sequence
+        let recorder = EndRecorder()
+        let stream = try await client(stub, recorder).requestStream(for: "https://api.example.com/s")
+        // Read from a task already cancelled: the body ends with CancellationError, not as complete.
+        let start = AsyncSignal()
+        let reader = Task {
+            await start.wait()
+            for try await _ in stream.body {}
+        }
+        reader.cancel()
+        start.fire()
+        await #expect(throws: CancellationError.self) { try await reader.value }
+        #expect(recorder.events.value == ["head, streams: true", "dropped"])
+        #expect(recorder.ends.value.first?.error == nil)
     }
 }

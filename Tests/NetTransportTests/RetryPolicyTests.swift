@@ -35,6 +35,22 @@ struct RetryPolicyTests {
         #expect(RetryPolicy(baseDelay: .seconds(1), maximumDelay: .seconds(5), jitter: 0).backoff(forRetry: 10) == .seconds(5))
     }
 
+    @Test("an authentication refresh's retry leaves RetryPolicy's budget whole: a 503 after the refresh is still retried")
+    func ownBudget() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/x", respond: .status(.unauthorized), .status(503), .status(200))
+        let auth = AuthenticationInterceptor<String>(credential: "stale", header: { .header(key: "Authorization", value: "Bearer \($0)") }) { _ in "fresh" }
+        let policy = RetryPolicy(maximumRetries: 1, baseDelay: .zero, jitter: 0)
+        let response = try await NetworkClient(transport: stub, interceptors: [auth, policy]).requestData(for: "https://host/x")
+        #expect(response.statusCode == 200)
+        #expect(stub.requests.map { $0.request.headers["Authorization"] } == ["Bearer stale", "Bearer fresh", "Bearer fresh"])
+        #expect(response.metrics.retries.map(\.requestedBy) == ["AuthenticationInterceptor<String>", "RetryPolicy"])
+        // The policy's own budget still holds: a second 503 in a row is not retried.
+        stub.on(.get, "/y", respond: .status(503), .status(503), .status(200))
+        let limited = try await NetworkClient(transport: stub, interceptors: [auth, policy]).requestData(for: "https://host/y")
+        #expect(limited.statusCode == 503)
+    }
+
     @Test("jitter spreads waits within ±jitter")
     func jitter() {
         let policy = RetryPolicy(baseDelay: .seconds(1), jitter: 0.2)
@@ -47,7 +63,7 @@ struct RetryPolicyTests {
     func limit() async throws {
         let stub = StubTransport()
         stub.on(.get, "/x", respond: .status(503))
-        let response = try await client(stub, RetryPolicy(maximumRetries: 2, baseDelay: .milliseconds(1), jitter: 0)).requestData(for: "https://host/x")
+        let response = try await client(stub, RetryPolicy(maximumRetries: 2, baseDelay: .zero, jitter: 0)).requestData(for: "https://host/x")
         #expect(response.statusCode == 503)
         #expect(stub.requests.count == 3)
     }
@@ -57,7 +73,7 @@ struct RetryPolicyTests {
         let stub = StubTransport()
         stub.on(.get, "/bad", respond: .status(400))
         stub.on(.post, "/x", respond: .status(503))
-        let policy = RetryPolicy(baseDelay: .milliseconds(1), jitter: 0)
+        let policy = RetryPolicy(baseDelay: .zero, jitter: 0)
         _ = try await client(stub, policy).requestData(for: "https://host/bad")
         _ = try await client(stub, policy).requestData(for: try NetworkRequest(url: "https://host/x", httpMethod: .post))
         #expect(stub.requests.count == 2)
@@ -74,7 +90,7 @@ struct RetryPolicyTests {
         let stub = StubTransport()
         stub.on(.get, "/flaky", respond: .failure(.connectionLost("reset")), .failure(.timedOut("slow")), .status(200))
         stub.on(.get, "/tls", respond: .failure(.tls("bad certificate")))
-        let policy = RetryPolicy(baseDelay: .milliseconds(1), jitter: 0)
+        let policy = RetryPolicy(baseDelay: .zero, jitter: 0)
         #expect(try await client(stub, policy).requestData(for: "https://host/flaky").statusCode == 200)
         await #expect(throws: NetworkError.self) { _ = try await client(stub, policy).requestData(for: "https://host/tls") }
         #expect(stub.requests.count == 4)

@@ -12,7 +12,12 @@ extension NetworkResponseBody {
     func write(to file: FileHandle, from offset: Int64, path: String, progress: (@Sendable (Int64) -> Void)?) async throws -> Int64 {
         var writer = FileWriter(fd: file.fileDescriptor, path: path, offset: offset, progress: progress)
         guard case .channel(let channel) = storage else {
-            for try await chunk in self { try writer.write(chunk) }
+            do {
+                for try await chunk in self { try writer.write(chunk) }
+            } catch {
+                lease?.end(.failed(error))  // a write that failed ends the body here (the iterator's own end comes first)
+                throw error
+            }
             return writer.offset
         }
         // What the iterator does around `BodyChannel.next()`: the length check at the end, and

@@ -107,7 +107,9 @@ public struct NetworkResponseBody: AsyncSequence, Sendable {
         for try await chunk in self {
             let count = (data?.count ?? 0) + chunk.count
             if let limit, Int64(count) > limit {
-                throw NetworkError.transport(.responseBodyLimitExceeded(.inMemorySize(bytes: limit)))
+                let error = NetworkError.transport(.responseBodyLimitExceeded(.inMemorySize(bytes: limit)))
+                lease?.end(.failed(error))  // the iterator saw no end: the body ends here
+                throw error
             }
             // The first chunk is kept as it is: most bodies are one chunk, and need no copy.
             if data == nil { data = chunk } else { data?.append(chunk) }
