@@ -7,7 +7,8 @@ import NetCore
 /// set) and it either answered with one of ``retryableStatusCodes`` or failed with a transport
 /// error ``retriesTransportFailure`` accepts. The wait before retry *n* (0-based) is
 /// `baseDelay × multiplier^n`, capped at ``maximumDelay`` and spread by ±``jitter``; a
-/// `Retry-After` header (seconds or HTTP-date) replaces it when ``honoursRetryAfter`` is set, and
+/// `Retry-After` header (seconds, or an HTTP-date measured from the response's `Date` when it has
+/// one, else from the system's clock) replaces it when ``honoursRetryAfter`` is set, and
 /// a `Retry-After` longer than ``maximumRetryAfter`` means no retry at all.
 public struct RetryPolicy: NetworkInterceptor {
     /// Retries per call. Two by default.
@@ -95,8 +96,10 @@ public struct RetryPolicy: NetworkInterceptor {
         switch result {
         case .success(let interception):
             guard retryableStatusCodes.contains(interception.statusCode) else { return .nothing }
+            // An HTTP-date is measured from the response's own `Date` when it has a valid one: both
+            // are the server's clock, so a client clock that is off does not change the wait.
             if honoursRetryAfter, let value = interception.response.headers["Retry-After"],
-               let wait = RetryAfter.delay(from: value) {
+               let wait = RetryAfter.delay(from: value, now: interception.response.headers["Date"].flatMap(RetryAfter.httpDate) ?? Date()) {
                 return wait <= maximumRetryAfter ? .retryAfter(wait, request) : .nothing
             }
         case .failure(let error):

@@ -115,6 +115,23 @@ struct RetryPolicyTests {
         #expect(stub.requests.count == 3)
     }
 
+    @Test("a Retry-After date is measured from the response's Date, not the client's clock")
+    func retryAfterDate() async throws {
+        let stub = StubTransport()
+        // Dates in 1994: measured from the system's clock the wait would be zero.
+        stub.on(.get, "/busy", respond: .status(503, headers: [.header(key: "Date", value: "Sun, 06 Nov 1994 08:49:37 GMT"),
+                                                                .header(key: "Retry-After", value: "Sun, 06 Nov 1994 08:49:39 GMT")]),
+                .status(200))
+        let clock = ManualClock()
+        let client = NetworkClient(transport: stub, interceptors: [RetryPolicy(baseDelay: .milliseconds(1), jitter: 0)], clock: clock)
+        let busy = Task { try await client.requestData(for: "https://host/busy") }
+        try #require(await eventually(within: TestTiming.scaled(.seconds(20))) { clock.pendingDelays.first == .seconds(2) },
+                     "waits \(clock.pendingDelays), not the 2 s between the two dates first")
+        #expect(stub.requests.count == 1)
+        clock.advance(by: .seconds(2))
+        #expect(try await busy.value.statusCode == 200)
+    }
+
     @Test("a Retry-After longer than the call has left returns the answer at once, not a timeout at the deadline", .timeLimit(.minutes(1)))
     func retryAfterPastTheDeadline() async throws {
         let stub = StubTransport()

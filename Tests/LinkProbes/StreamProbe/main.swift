@@ -4,9 +4,10 @@
 // that stops after its first chunk until the server is either blocked by the client's
 // backpressure or done writing, then reads the rest, checking every byte. Prints one JSON line: bytes read, whether every byte was right, the server's events,
 // and resident memory (VmHWM, the peak) before the request and at the end. A process of its own,
-// so nothing else moves the peak.
+// so nothing else moves the peak. `download-TRANSPORT` sends the body to a file with
+// `requestDownload` instead (the peak taken when the call returns, the file's bytes checked after).
 //
-//   StreamProbe TRANSPORT SIZE
+//   StreamProbe [download-]TRANSPORT SIZE
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -55,8 +56,9 @@ func run() async throws -> Int32 {
         return 2
     }
     if arguments[1] == "raw-urlsession" { return try await rawURLSession(size: size) }
+    let downloads = arguments[1].hasPrefix("download-")
     let transport: any Transport
-    switch arguments[1] {
+    switch downloads ? String(arguments[1].dropFirst("download-".count)) : arguments[1] {
     case "urlsession": transport = URLSessionTransport()
     #if AsyncHTTPClient
     case "ahc", "ahc-beside": transport = AsyncHTTPClientTransport()
@@ -71,6 +73,7 @@ func run() async throws -> Int32 {
     // Held open and never read: the transport is not idle while the measured stream runs.
     let beside = arguments[1] == "ahc-beside"
         ? try await client.requestStream(for: FaultServer.shared.baseURL + "/flood?key=\(key)-beside&size=\(size)") : nil
+    if downloads { return try await download(size: size, key: key, client: client, transport: arguments[1]) }
     let baseline = peakResidentKB()
     let homeBefore = sentHome(transport)
     let stream = try await client.requestStream(for: FaultServer.shared.baseURL + "/flood?key=\(key)&size=\(size)")
@@ -93,6 +96,29 @@ func run() async throws -> Int32 {
                         baselinePeakKB: baseline, peakKB: peakResidentKB())
     if let before = homeBefore, let after = sentHome(transport) { report.wentHome = after > before }
     withExtendedLifetime(beside) {}  // dropped only now: its connection closes
+    FileHandle.standardOutput.write(try JSONEncoder().encode(report))
+    return 0
+}
+
+/// `requestDownload` of the flood to a file in a new temporary directory, then every byte of the
+/// file checked against the pattern.
+func download(size: Int, key: String, client: NetworkClient, transport: String) async throws -> Int32 {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stream-probe-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let destination = directory.appendingPathComponent("flood.bin")
+    let baseline = peakResidentKB()
+    let response = try await client.requestDownload(for: FaultServer.shared.baseURL + "/flood?key=\(key)&size=\(size)", to: destination)
+    let peak = peakResidentKB()
+    let file = try FileHandle(forReadingFrom: response.url)
+    defer { try? file.close() }
+    var (bytes, intact) = (0, true)
+    while let chunk = try file.read(upToCount: 1 << 20), !chunk.isEmpty {
+        intact = intact && matchesPattern(chunk, at: bytes)
+        bytes += chunk.count
+    }
+    let report = Report(transport: transport, bytes: bytes, intact: intact && response.statusCode == 200,
+                        events: FaultServer.shared.events(key), baselinePeakKB: baseline, peakKB: peak)
     FileHandle.standardOutput.write(try JSONEncoder().encode(report))
     return 0
 }

@@ -47,14 +47,9 @@ struct TransportChoiceTests {
 
     @Test("--stream on text/event-stream prints each event as one JSON line the moment it arrives", arguments: ["urlsession", "ahc"])
     func streamEvents(_ transport: String) async throws {
-        let base = try await EchoServer.shared.baseURL()
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("net-events-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let scratch = try Self.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let output = scratch.appendingPathComponent("stdout")
-        let pid = try ProcessRunner.spawn(
-            ProcessRunner.net, ["get", "--transport", transport, "--stream", "\(base)/events?dir=\(scratch.path)"],
-            standardInput: "/dev/null", standardOutput: output.path, standardError: scratch.appendingPathComponent("stderr").path)
+        let (pid, output) = try await Self.spawnStreaming(transport, "/events", releasedIn: scratch)
         let expected = [
             "HTTP 200 OK",
             #"{"event":"message","data":"hello"}"#,
@@ -75,6 +70,43 @@ struct TransportChoiceTests {
         let status = await ProcessRunner.wait(pid, limit: .seconds(60))
         #expect(status == 0)
         #expect(try String(contentsOf: output, encoding: .utf8) == expected.joined(separator: "\n") + "\n")
+    }
+
+    @Test("--stream prints a plain body's chunks the moment they arrive", arguments: ["urlsession", "ahc"])
+    func streamPlainBody(_ transport: String) async throws {
+        let scratch = try Self.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let (pid, output) = try await Self.spawnStreaming(transport, "/held", releasedIn: scratch)
+        defer { _ = FileManager.default.createFile(atPath: scratch.appendingPathComponent("release-1").path, contents: nil) }  // a failed check leaves no handler waiting
+        // The server sends the rest only once the first chunk is in net's output: net must have
+        // written (not buffered) it as it arrived. The limit catches a hang.
+        let end = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < end, (try? String(contentsOf: output, encoding: .utf8)) != "HTTP 200 OK\nfirst\n" {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(try String(contentsOf: output, encoding: .utf8) == "HTTP 200 OK\nfirst\n")
+        #expect(FileManager.default.createFile(atPath: scratch.appendingPathComponent("release-1").path, contents: nil))
+        let status = await ProcessRunner.wait(pid, limit: .seconds(60))
+        #expect(status == 0)
+        #expect(try String(contentsOf: output, encoding: .utf8) == "HTTP 200 OK\nfirst\nsecond\n")
+    }
+
+    /// A new directory for a streaming test's output and the server's release files.
+    static func scratchDirectory() throws -> URL {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("net-stream-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        return scratch
+    }
+
+    /// Starts `net get --stream` of the echo server's `path`, which waits for release files in
+    /// `scratch`, with its output going to `scratch/stdout`.
+    static func spawnStreaming(_ transport: String, _ path: String, releasedIn scratch: URL) async throws -> (pid: pid_t, output: URL) {
+        let base = try await EchoServer.shared.baseURL()
+        let output = scratch.appendingPathComponent("stdout")
+        let pid = try ProcessRunner.spawn(
+            ProcessRunner.net, ["get", "--transport", transport, "--stream", "\(base)\(path)?dir=\(scratch.path)"],
+            standardInput: "/dev/null", standardOutput: output.path, standardError: scratch.appendingPathComponent("stderr").path)
+        return (pid, output)
     }
 
     @Test("--stream on an event stream with an endless line stops at 1 MiB with exit 1 and the reason, after the events before it", arguments: ["urlsession", "ahc"])

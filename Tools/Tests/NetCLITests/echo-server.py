@@ -14,6 +14,8 @@ email parser), started on a free port that it prints as its first line of output
   /events?dir=D   answers text/event-stream, close-delimited: an event, then waits until the
                   file D/release-1 exists before the next, and so on (three events, then a comment)
   /events/endless answers text/event-stream: an event, then one line that never ends
+  /held?dir=D     answers text/plain, close-delimited: "first\n", then "second\n" once the file
+                  D/release-1 exists
 """
 import email.parser
 import gzip
@@ -103,7 +105,10 @@ class Handler(BaseHTTPRequestHandler):
             except (BrokenPipeError, ConnectionResetError):
                 pass
         elif path.path == "/events":
-            self.events(dict(parse_qsl(path.query))["dir"])
+            events = [b"data: hello\n\n", b'event: update\nid: 7\ndata: a\ndata: "b"\n\n', "data: caf\u00e9\r\n\r\n: bye\n".encode()]
+            self.released_parts(dict(parse_qsl(path.query))["dir"], "text/event-stream", events)
+        elif path.path == "/held":
+            self.released_parts(dict(parse_qsl(path.query))["dir"], "text/plain", [b"first\n", b"second\n"])
         elif path.path == "/nested":
             query = dict(parse_qsl(path.query))
             depth, size = int(query.get("depth", "500")), int(query.get("bytes", "2000000"))
@@ -112,19 +117,18 @@ class Handler(BaseHTTPRequestHandler):
         else:
             self.reply(200, json.dumps(self.describe(path, body)).encode())
 
-    def events(self, directory):
+    def released_parts(self, directory, content_type, parts):
         self.send_response(200)
-        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Content-Type", content_type)
         self.send_header("Connection", "close")
         self.end_headers()
         self.close_connection = True
-        events = [b"data: hello\n\n", b'event: update\nid: 7\ndata: a\ndata: "b"\n\n', "data: caf\u00e9\r\n\r\n: bye\n".encode()]
-        for index, event in enumerate(events):
+        for index, part in enumerate(parts):
             if index > 0:
-                # Waits for the test's signal that the previous event reached net's output.
+                # Waits for the test's signal that the previous part reached net's output.
                 while not os.path.exists(os.path.join(directory, "release-%d" % index)):
                     time.sleep(0.005)
-            self.wfile.write(event)
+            self.wfile.write(part)
             self.wfile.flush()
 
     def describe(self, path, body):
