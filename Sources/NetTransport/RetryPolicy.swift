@@ -96,16 +96,25 @@ public struct RetryPolicy: NetworkInterceptor {
         switch result {
         case .success(let interception):
             guard retryableStatusCodes.contains(interception.statusCode) else { return .nothing }
-            // An HTTP-date is measured from the response's own `Date` when it has a valid one: both
-            // are the server's clock, so a client clock that is off does not change the wait.
             if honoursRetryAfter, let value = interception.response.headers["Retry-After"],
-               let wait = RetryAfter.delay(from: value, now: interception.response.headers["Date"].flatMap(RetryAfter.httpDate) ?? Date()) {
+               let wait = RetryAfter.delay(from: value, now: Self.serverNow(of: interception.response)) {
                 return wait <= maximumRetryAfter ? .retryAfter(wait, request) : .nothing
             }
         case .failure(let error):
             guard case .transport(let failure) = error as? NetworkError, retriesTransportFailure(failure) else { return .nothing }
         }
         return .retryAfter(backoff(forRetry: retryNumber), request)
+    }
+}
+
+extension RetryPolicy {
+    /// When the server answered, by its own clock: the response's valid `Date`, plus its `Age`
+    /// (a cache between held it that long); the system's clock without one. A `Retry-After`
+    /// date is measured from it, so a client clock that is off does not change the wait.
+    package static func serverNow(of response: NetworkResponseHead) -> Date {
+        guard let date = response.headers["Date"].flatMap(RetryAfter.httpDate) else { return Date() }
+        let age = response.headers["Age"].flatMap { value in value.allSatisfy(\.isASCII) ? Int(value) : nil }.map { min(max($0, 0), 86_400 * 365) } ?? 0
+        return date.addingTimeInterval(TimeInterval(age))
     }
 }
 

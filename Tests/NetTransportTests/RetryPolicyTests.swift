@@ -130,6 +130,13 @@ struct RetryPolicyTests {
         #expect(stub.requests.count == 1)
         clock.advance(by: .seconds(2))
         #expect(try await busy.value.statusCode == 200)
+        // An Age moves the server's now on; an invalid Date leaves the system's clock (1994 is past: no wait).
+        let response = { (headers: [NetworkHeader]) in NetworkResponseHead(statusCode: 503, headers: try NetworkHeaders(headers), url: URL(string: "https://host/")!) }
+        let date = NetworkHeader.header(key: "Date", value: "Sun, 06 Nov 1994 08:49:37 GMT")
+        #expect(RetryPolicy.serverNow(of: try response([date, .header(key: "Age", value: "30")])) == RetryAfter.httpDate("Sun, 06 Nov 1994 08:50:07 GMT"))
+        #expect(RetryPolicy.serverNow(of: try response([date, .header(key: "Age", value: "soon")])) == RetryAfter.httpDate("Sun, 06 Nov 1994 08:49:37 GMT"))
+        let now = Date()
+        #expect(RetryPolicy.serverNow(of: try response([.header(key: "Date", value: "yesterday")])) >= now)
     }
 
     @Test("a Retry-After longer than the call has left returns the answer at once, not a timeout at the deadline", .timeLimit(.minutes(1)))

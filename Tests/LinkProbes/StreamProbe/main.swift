@@ -52,7 +52,7 @@ func matchesPattern(_ chunk: Data, at offset: Int) -> Bool {
 func run() async throws -> Int32 {
     let arguments = CommandLine.arguments
     guard arguments.count >= 3, let size = Int(arguments[2]) else {
-        FileHandle.standardError.write(Data("usage: StreamProbe urlsession|ahc|ahc-beside SIZE\n".utf8))
+        FileHandle.standardError.write(Data("usage: StreamProbe [download-]urlsession|ahc|ahc-beside SIZE\n".utf8))
         return 2
     }
     if arguments[1] == "raw-urlsession" { return try await rawURLSession(size: size) }
@@ -108,7 +108,9 @@ func download(size: Int, key: String, client: NetworkClient, transport: String) 
     defer { try? FileManager.default.removeItem(at: directory) }
     let destination = directory.appendingPathComponent("flood.bin")
     let baseline = peakResidentKB()
-    let response = try await client.requestDownload(for: FaultServer.shared.baseURL + "/flood?key=\(key)&size=\(size)", to: destination)
+    // The call's deadline covers the body: a debug build under a sanitizer may take minutes for 1 GiB.
+    let request = try NetworkRequest(url: FaultServer.shared.baseURL + "/flood?key=\(key)&size=\(size)", timeout: .seconds(1_800))
+    let response = try await client.requestDownload(for: request, to: destination)
     let peak = peakResidentKB()
     let file = try FileHandle(forReadingFrom: response.url)
     defer { try? file.close() }

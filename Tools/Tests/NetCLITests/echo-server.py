@@ -126,7 +126,8 @@ class Handler(BaseHTTPRequestHandler):
         for index, part in enumerate(parts):
             if index > 0:
                 # Waits for the test's signal that the previous part reached net's output.
-                while not os.path.exists(os.path.join(directory, "release-%d" % index)):
+                # (Or until the directory is gone: a test that failed has cleaned up.)
+                while not os.path.exists(os.path.join(directory, "release-%d" % index)) and os.path.isdir(directory):
                     time.sleep(0.005)
             self.wfile.write(part)
             self.wfile.flush()
