@@ -12,7 +12,8 @@ import NIOHTTPCompression
 ///
 /// One exchange per call, as every transport: bodies from memory, files and streams are streamed
 /// (never a whole file in memory); the response body is read from the socket only as it is
-/// consumed: once a few chunks wait unread (256 KiB on the delegate API: `execute` says which),
+/// consumed: once 256 KiB wait unread on the delegate API, or one body part on the async API
+/// (its response body's high watermark is one part; `execute` says which API a call takes),
 /// AsyncHTTPClient stops reading until the reader has caught up, so a slow reader slows the
 /// server down instead of growing memory. Upload progress,
 /// task cancellation, gzip/deflate decoded within ``Configuration/responseLimits``, and the same
