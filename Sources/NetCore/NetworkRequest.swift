@@ -49,6 +49,16 @@ public struct NetworkRequest: Sendable, CustomStringConvertible {
         get { storage.body }
         set { uniqueStorage().body = newValue }
     }
+    /// This request with no body: what a record kept past the call needs (a log line, a span),
+    /// without holding the body's memory.
+    package var withoutBody: NetworkRequest {
+        guard case .none = body else {
+            var stripped = self
+            stripped.body = .none
+            return stripped
+        }
+        return self
+    }
     /// How long the whole exchange may take, or `nil` for the session's default.
     public var timeout: Duration? {
         get { storage.timeout }

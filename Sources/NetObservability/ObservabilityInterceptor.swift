@@ -119,9 +119,11 @@ public struct ObservabilityInterceptor: NetworkCallInterceptor {
             HTTPClientConventions.finish(span, status: result.response?.statusCode, error: result.error)
             span.end()
         }
+        // A stream's handler lives as long as its body: it keeps the request without its body.
+        let described = result.streamsBody ? request.withoutBody : request
         return result.whenFinished { end in
             target.activeRequests.decrement(by: 1)
-            finishCall(call, request: request, end: end, duration: ContinuousClock.now - start)
+            finishCall(call, request: described, end: end, duration: ContinuousClock.now - start)
         }
     }
 

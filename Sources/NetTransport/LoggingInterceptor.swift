@@ -51,7 +51,7 @@ public struct LoggingInterceptor: NetworkCallInterceptor {
     ) async throws -> NetworkCallResult {
         let result = await proceed(request)
         guard result.streamsBody else { return result }
-        let sink = sink
+        let (sink, request) = (sink, request.withoutBody)  // the handler lives as long as the body
         return result.whenFinished { end in
             if end.bodyDropped {
                 sink("[Net] ← body of \(request): dropped before its end")
