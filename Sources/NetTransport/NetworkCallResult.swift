@@ -63,8 +63,13 @@ public struct NetworkCallResult: Sendable {
         }
         let recorder = recorder
         let metricsAtHead = metrics
+        // A body the transport handed over whole had ended before the caller saw it: dropping it
+        // unread closes nothing and loses nothing (an empty answer a generated client never reads).
+        let wholeSize: Int64? = if case .whole(let data) = stream.body.storage { Int64(data.count) } else { nil }
         var finishing = stream
         finishing.body = stream.body.onEnding { ending in
+            var ending = ending
+            if case .dropped = ending, let wholeSize { ending = .finished(bytes: wholeSize) }
             var metrics = metricsAtHead
             if let recorder {
                 if case .finished(let bytes) = ending { recorder.lastAttemptBodyCompleted(bytes: bytes) }
@@ -95,6 +100,7 @@ public struct NetworkCallEnd: Sendable {
     /// cut short, a limit passed); `nil` if it succeeded or its body was dropped.
     public let error: (any Error)?
     /// Whether a streamed body was dropped before its end, or its reading task cancelled: the
-    /// caller stopped reading, and its connection was closed.
+    /// caller stopped reading, and its connection was closed. (A body the transport had received
+    /// whole before handing it over ends as read when dropped: nothing was left to read.)
     public let bodyDropped: Bool
 }

@@ -7,8 +7,8 @@ import NetCore
 /// set) and it either answered with one of ``retryableStatusCodes`` or failed with a transport
 /// error ``retriesTransportFailure`` accepts. The wait before retry *n* (0-based) is
 /// `baseDelay × multiplier^n`, capped at ``maximumDelay`` and spread by ±``jitter``; a
-/// `Retry-After` header (seconds, or an HTTP-date measured from the response's `Date` when it has
-/// one, else from the system's clock) replaces it when ``honoursRetryAfter`` is set, and
+/// `Retry-After` header (seconds, or an HTTP-date measured from the response's `Date` plus its
+/// `Age` when it has a valid `Date`, else from the system's clock) replaces it when ``honoursRetryAfter`` is set, and
 /// a `Retry-After` longer than ``maximumRetryAfter`` means no retry at all.
 public struct RetryPolicy: NetworkInterceptor {
     /// Retries per call. Two by default.
@@ -113,7 +113,12 @@ extension RetryPolicy {
     /// date is measured from it, so a client clock that is off does not change the wait.
     package static func serverNow(of response: NetworkResponseHead) -> Date {
         guard let date = response.headers["Date"].flatMap(RetryAfter.httpDate) else { return Date() }
-        let age = response.headers["Age"].flatMap { value in value.allSatisfy(\.isASCII) ? Int(value) : nil }.map { min(max($0, 0), 86_400 * 365) } ?? 0
+        // RFC 9111's Age is digits only; one too large for an Int is the largest age, as the RFC
+        // asks, then capped at a year like every other.
+        let age = response.headers["Age"].flatMap { value -> Int? in
+            guard !value.isEmpty, value.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+            return min(Int(value) ?? .max, 86_400 * 365)
+        } ?? 0
         return date.addingTimeInterval(TimeInterval(age))
     }
 }

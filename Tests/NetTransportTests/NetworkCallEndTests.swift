@@ -64,7 +64,7 @@ struct NetworkCallEndTests {
     @Test("a stream dropped unread ends the call as dropped, without a body size")
     func streamDropped() async throws {
         let stub = StubTransport()
-        stub.on(nil, "*", respond: .text("never read"))
+        stub.on(nil, "*", respond: .text(String(repeating: "x", count: 1 << 20)))  // past the stub's one-chunk size: a chunk sequence
         let recorder = EndRecorder()
         do {
             let stream = try await client(stub, recorder).requestStream(for: "https://api.example.com/s")
@@ -73,6 +73,19 @@ struct NetworkCallEndTests {
         }
         #expect(recorder.events.value == ["head, streams: true", "dropped"])
         #expect(recorder.ends.value.first?.metrics.attempts.last?.responseBodyBytes == nil)
+    }
+
+    @Test("a body handed over whole and dropped unread ends the call as finished: nothing was left to read")
+    func wholeBodyDropped() async throws {
+        let stub = StubTransport()
+        stub.on(nil, "*", respond: .text("already here"))
+        let recorder = EndRecorder()
+        do {
+            let stream = try await client(stub, recorder).requestStream(for: "https://api.example.com/s")
+            #expect(stream.statusCode == 200)
+        }
+        #expect(recorder.events.value == ["head, streams: true", "finished"])
+        #expect(recorder.ends.value.first?.metrics.attempts.last?.responseBodyBytes == 12)
     }
 
     @Test("a stream whose body fails (shorter than its Content-Length) ends the call with the body's error")
@@ -114,6 +127,7 @@ struct NetworkCallEndTests {
     @Test("LoggingInterceptor: a stream's head says its body goes to the caller, and the body's end gets its own line")
     func loggingStream() async throws {
         let stub = StubTransport()
+        stub.on(nil, "/large", respond: .text(String(repeating: "x", count: 1 << 20)))
         stub.on(nil, "/short", respond: .status(.ok, headers: [NetworkHeader(name: "Content-Length", value: "100")], body: Data("short".utf8)))
         stub.on(nil, "*", respond: .text("streamed"))
         let lines = LockedValue<[String]>([])
@@ -125,7 +139,7 @@ struct NetworkCallEndTests {
         #expect(lines.value.count == 3)
         #expect(lines.value.last?.hasPrefix("[Net] ← body of ") == true && lines.value.last?.hasSuffix(": 8 bytes") == true)
         do {
-            let dropped = try await client.requestStream(for: "https://api.example.com/s")
+            let dropped = try await client.requestStream(for: "https://api.example.com/large")
             #expect(dropped.statusCode == 200)
         }
         #expect(lines.value.last?.hasSuffix("dropped before its end") == true)

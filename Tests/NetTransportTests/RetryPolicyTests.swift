@@ -135,6 +135,12 @@ struct RetryPolicyTests {
         let date = NetworkHeader.header(key: "Date", value: "Sun, 06 Nov 1994 08:49:37 GMT")
         #expect(RetryPolicy.serverNow(of: try response([date, .header(key: "Age", value: "30")])) == RetryAfter.httpDate("Sun, 06 Nov 1994 08:50:07 GMT"))
         #expect(RetryPolicy.serverNow(of: try response([date, .header(key: "Age", value: "soon")])) == RetryAfter.httpDate("Sun, 06 Nov 1994 08:49:37 GMT"))
+        for hostile in ["+5", "-5", "5s"] {  // not 1*DIGIT: no age
+            #expect(RetryPolicy.serverNow(of: try response([date, .header(key: "Age", value: hostile)])) == RetryAfter.httpDate("Sun, 06 Nov 1994 08:49:37 GMT"), "\(hostile)")
+        }
+        // Too large for an Int: the largest age, capped at a year like any other.
+        #expect(RetryPolicy.serverNow(of: try response([date, .header(key: "Age", value: "99999999999999999999")]))
+                == RetryPolicy.serverNow(of: try response([date, .header(key: "Age", value: "99999999999")])))
         let now = Date()
         #expect(RetryPolicy.serverNow(of: try response([.header(key: "Date", value: "yesterday")])) >= now)
     }
