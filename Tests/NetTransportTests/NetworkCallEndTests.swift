@@ -26,22 +26,29 @@ struct NetworkCallEndTests {
         }
     }
 
-    func client(_ stub: StubTransport, _ recorder: EndRecorder) -> NetworkClient {
-        NetworkClient(transport: stub, interceptors: [recorder])
+    /// A client on a stub that gives every request `response`, with a recorder as its interceptor.
+    func answering(_ response: StubResponse) -> (client: NetworkClient, recorder: EndRecorder) {
+        let stub = StubTransport()
+        stub.on(nil, "*", respond: response)
+        let recorder = EndRecorder()
+        return (NetworkClient(transport: stub, interceptors: [recorder]), recorder)
     }
+
+    /// Past the stub's one-chunk size: a body in chunks, not handed over whole.
+    static let inChunks = StubResponse.text(String(repeating: "x", count: 1 << 20))
+    /// Shorter than its `Content-Length`: reading it fails at its end.
+    static let cutShort = StubResponse.status(.ok, headers: [NetworkHeader(name: "Content-Length", value: "100")], body: Data("short".utf8))
 
     @Test("a stream read to its end: the call ends after the last chunk, with the body's size and bodyComplete")
     func streamReadToEnd() async throws {
-        let stub = StubTransport()
-        stub.on(nil, "*", respond: .text("streamed"))
-        let recorder = EndRecorder()
-        try await readToEnd(stub, recorder)
+        let (client, recorder) = answering(.text("streamed"))
+        try await readToEnd(client, recorder)
         // Once only: the body's copies, gone now, do not end it again as dropped.
         #expect(recorder.events.value == ["head, streams: true", "finished"])
     }
 
-    func readToEnd(_ stub: StubTransport, _ recorder: EndRecorder) async throws {
-        let stream = try await client(stub, recorder).requestStream(for: "https://api.example.com/s")
+    func readToEnd(_ client: NetworkClient, _ recorder: EndRecorder) async throws {
+        let stream = try await client.requestStream(for: "https://api.example.com/s")
         #expect(recorder.events.value == ["head, streams: true"])
         var read = 0
         for try await chunk in stream.body {
@@ -63,11 +70,9 @@ struct NetworkCallEndTests {
 
     @Test("a stream dropped unread ends the call as dropped, without a body size")
     func streamDropped() async throws {
-        let stub = StubTransport()
-        stub.on(nil, "*", respond: .text(String(repeating: "x", count: 1 << 20)))  // past the stub's one-chunk size: a chunk sequence
-        let recorder = EndRecorder()
+        let (client, recorder) = answering(Self.inChunks)
         do {
-            let stream = try await client(stub, recorder).requestStream(for: "https://api.example.com/s")
+            let stream = try await client.requestStream(for: "https://api.example.com/s")
             #expect(stream.statusCode == 200)
             #expect(recorder.events.value == ["head, streams: true"])
         }
@@ -77,11 +82,9 @@ struct NetworkCallEndTests {
 
     @Test("a body handed over whole and dropped unread ends the call as finished: nothing was left to read")
     func wholeBodyDropped() async throws {
-        let stub = StubTransport()
-        stub.on(nil, "*", respond: .text("already here"))
-        let recorder = EndRecorder()
+        let (client, recorder) = answering(.text("already here"))
         do {
-            let stream = try await client(stub, recorder).requestStream(for: "https://api.example.com/s")
+            let stream = try await client.requestStream(for: "https://api.example.com/s")
             #expect(stream.statusCode == 200)
         }
         #expect(recorder.events.value == ["head, streams: true", "finished"])
@@ -90,10 +93,8 @@ struct NetworkCallEndTests {
 
     @Test("a stream whose body fails (shorter than its Content-Length) ends the call with the body's error")
     func streamFailed() async throws {
-        let stub = StubTransport()
-        stub.on(nil, "*", respond: .status(.ok, headers: [NetworkHeader(name: "Content-Length", value: "100")], body: Data("short".utf8)))
-        let recorder = EndRecorder()
-        let stream = try await client(stub, recorder).requestStream(for: "https://api.example.com/s")
+        let (client, recorder) = answering(Self.cutShort)
+        let stream = try await client.requestStream(for: "https://api.example.com/s")
         await #expect(throws: NetworkError.self) {
             for try await _ in stream.body {}
         }
@@ -104,10 +105,8 @@ struct NetworkCallEndTests {
 
     @Test("a call whose body the session reads is over when the result comes back: the handler runs at once")
     func wholeCall() async throws {
-        let stub = StubTransport()
-        stub.on(nil, "*", respond: .text("whole"))
-        let recorder = EndRecorder()
-        let response = try await client(stub, recorder).requestData(for: "https://api.example.com/d")
+        let (client, recorder) = answering(.text("whole"))
+        let response = try await client.requestData(for: "https://api.example.com/d")
         #expect(response.data.count == 5)
         #expect(recorder.events.value == ["head, streams: false", "finished"])
         #expect(recorder.ends.value.first?.metrics == response.metrics)
@@ -115,11 +114,9 @@ struct NetworkCallEndTests {
 
     @Test("a failed call is over at once, with its error")
     func failedCall() async throws {
-        let stub = StubTransport()
-        stub.on(nil, "*", respond: .failure(.cannotConnect("refused")))
-        let recorder = EndRecorder()
+        let (client, recorder) = answering(.failure(.cannotConnect("refused")))
         await #expect(throws: NetworkError.self) {
-            _ = try await client(stub, recorder).requestStream(for: "https://api.example.com/s")
+            _ = try await client.requestStream(for: "https://api.example.com/s")
         }
         #expect(recorder.events.value == ["head, streams: false", "failed: cannotConnect"])
     }
@@ -127,8 +124,8 @@ struct NetworkCallEndTests {
     @Test("LoggingInterceptor: a stream's head says its body goes to the caller, and the body's end gets its own line")
     func loggingStream() async throws {
         let stub = StubTransport()
-        stub.on(nil, "/large", respond: .text(String(repeating: "x", count: 1 << 20)))
-        stub.on(nil, "/short", respond: .status(.ok, headers: [NetworkHeader(name: "Content-Length", value: "100")], body: Data("short".utf8)))
+        stub.on(nil, "/large", respond: Self.inChunks)
+        stub.on(nil, "/short", respond: Self.cutShort)
         stub.on(nil, "*", respond: .text("streamed"))
         let lines = LockedValue<[String]>([])
         let client = NetworkClient(transport: stub, interceptors: [LoggingInterceptor { line in lines.withLock { $0.append(line) } }])
@@ -151,21 +148,17 @@ struct NetworkCallEndTests {
 
     @Test("a stream collected past its limit ends the call with the limit's error at once, not later as dropped")
     func collectedPastLimit() async throws {
-        let stub = StubTransport()
-        stub.on(nil, "*", respond: .text("twelve bytes"))
-        let recorder = EndRecorder()
-        let stream = try await client(stub, recorder).requestStream(for: "https://api.example.com/s")
+        let (client, recorder) = answering(.text("twelve bytes"))
+        let stream = try await client.requestStream(for: "https://api.example.com/s")
         await #expect(throws: NetworkError.self) { _ = try await stream.body.collect(upTo: 4) }
         #expect(recorder.events.value == ["head, streams: true", "failed: responseBodyLimitExceeded"])
-        _ = stream
+        _ = stream  // alive until here: the end above came from the limit, not from a drop
     }
 
     @Test("a stream whose reading task is cancelled ends the call as dropped, not as failed")
     func readerCancelled() async throws {
-        let stub = StubTransport()
-        stub.on(nil, "*", respond: .text(String(repeating: "x", count: 1 << 20)))  // past the stub's one-chunk size: a chunk sequence
-        let recorder = EndRecorder()
-        let stream = try await client(stub, recorder).requestStream(for: "https://api.example.com/s")
+        let (client, recorder) = answering(Self.inChunks)
+        let stream = try await client.requestStream(for: "https://api.example.com/s")
         // Read from a task already cancelled: the body ends with CancellationError, not as complete.
         let start = AsyncSignal()
         let reader = Task {
