@@ -115,6 +115,28 @@ struct CookieStorageTests {
         #expect(cookie?.name == "id" && cookie?.value == "abc" && cookie?.httpOnly == true && cookie?.sameSite == .lax)
         #expect(storage([String(repeating: "v", count: 5000)], from: "http://h/").cookies.isEmpty)
         #expect(storage(["big=" + String(repeating: "v", count: 5000)], from: "http://h/").cookies.isEmpty)
+        // The limit is 4,096 bytes of name and value together: at it stored, one past it not.
+        #expect(storage(["big=" + String(repeating: "v", count: 4093)], from: "http://h/").cookies.count == 1)
+        #expect(storage(["big=" + String(repeating: "v", count: 4094)], from: "http://h/").cookies.isEmpty)
+    }
+
+    @Test("a cookie's path is at most 1 KiB: a longer Path attribute is ignored, a longer default path stores nothing")
+    func pathLimit() {
+        let long = "/" + String(repeating: "/", count: 80_000) + "x"  // what a redirect's Location may hold
+        let fields = (0..<50).map { "c\($0)=1" }
+        // Counts, not the cookies themselves: a failure would print 4 MB of paths.
+        let storedFromLong = storage(fields, from: "http://h\(long)").cookies.count
+        #expect(storedFromLong == 0, "80 KB default paths, 50 times over")
+        // At the limit: a default path of 1,024 bytes is kept, 1,025 is not.
+        let atLimit = "/" + String(repeating: "p", count: 1_023)
+        let keptAtLimit = storage(["a=1"], from: "http://h\(atLimit)/x").cookies.first?.path == atLimit
+        #expect(keptAtLimit)
+        let storedPastLimit = storage(["a=1"], from: "http://h\(atLimit)p/x").cookies.count
+        #expect(storedPastLimit == 0)
+        // A long URL with a short Path attribute: stored, under the attribute's path.
+        #expect(storage(["a=1; Path=/"], from: "http://h\(long)").cookies.first?.path == "/")
+        // A Path attribute over the limit is ignored, as if not given: the default path applies.
+        #expect(storage(["a=1; Path=/" + String(repeating: "q", count: 1_024)], from: "http://h/d/x").cookies.first?.path == "/d")
     }
 
     @Test("fields joined with commas (URLSession's dictionary) split where a new cookie starts, not inside Expires")

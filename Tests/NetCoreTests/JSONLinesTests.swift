@@ -44,6 +44,15 @@ struct JSONLinesTests {
         #expect(streamFailure(.lineTooLong(limit: 64)) {
             for _ in 0..<100 { _ = try decoder.decode(Data(String(repeating: " ", count: 10).utf8)) }
         })
+        // Fed a byte at a time: a line of 64 bytes is held and decoded, the 65th byte throws.
+        let atLimit = Array(#"{"n":1,"text":""#.utf8) + Array(repeating: UInt8(ascii: "a"), count: 47) + Array(#""}"#.utf8)
+        #expect(atLimit.count == 64)
+        var exact = JSONLinesDecoder<Entry>(maximumLineLength: 64)
+        for byte in atLimit { #expect(try exact.decode(Data([byte])).isEmpty) }
+        #expect(try exact.decode(Data([UInt8(ascii: "\n")])) == [Entry(n: 1, text: String(repeating: "a", count: 47))])
+        var over = JSONLinesDecoder<Entry>(maximumLineLength: 64)
+        for byte in atLimit { _ = try over.decode(Data([byte])) }
+        #expect(streamFailure(.lineTooLong(limit: 64)) { _ = try over.decode(Data([UInt8(ascii: " ")])) })
     }
 
     @Test("As a sequence over chunks cut anywhere: the same values")

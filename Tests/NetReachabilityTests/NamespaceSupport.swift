@@ -167,17 +167,6 @@ final class DaemonRun: LineCollectingProcess {
         }
         throw CommandFailed(description: "timed out waiting for \(what); elements so far: \(try elements)")
     }
-
-    /// Waits until no element has arrived for `quiet`, and returns all of them.
-    func settle(quiet: Duration = .milliseconds(500)) async throws -> [PathLine] {
-        var count = try elements.count
-        while true {
-            try await Task.sleep(for: quiet)
-            let now = try elements.count
-            if now == count { return try elements }
-            count = now
-        }
-    }
 }
 
 /// `ip -ts monitor route` in a namespace: an independent listener that stamps each kernel event.

@@ -12,8 +12,9 @@ import Synchronization
 /// - `/close`: closes without a byte. `/reset`: resets (RST) without a byte.
 /// - `/cut?size=N&at=K[&reset=1]`: the response of N bytes cut after K bytes of the whole
 ///   exchange (status line and headers included), by FIN or RST.
-/// - `/stall?size=N`: headers, then nothing until the client leaves.
-/// - `/trickle?size=N`: headers, then one byte a second.
+/// - `/stall?size=N[&key=K]`: records `arrived` under K, sends the headers, then nothing until the
+///   client leaves (recorded as `closed-by-client`, as the streaming routes record theirs).
+/// - `/trickle?size=N[&key=K]`: the same, with one byte a second after the headers.
 /// - `/storm?key=K&failures=F&status=S[&retry-after=T]`: status S (503 by default) for the key's
 ///   first F requests, then 200 `ok`; `/count?key=K` says how many requests the key had.
 /// - `/dates?key=K&year=Y[&expires=E][&status=S]`: status S (200) with `Date`, `Last-Modified`
@@ -134,17 +135,24 @@ final class FaultServer: Sendable {
             if query["reset"] == "1" { reset(connection) }
             return false
         case "/stall":
+            StreamingEvents.shared.record("arrived", key: query["key"] ?? "")
             _ = send(connection, Self.head(200, length: size))
-            waitForClose(connection, seconds: 60)
+            if waitForClose(connection, seconds: 60) { StreamingEvents.shared.record("closed-by-client", key: query["key"] ?? "") }
             return false
         case "/silent":  // reads the request and never answers
-            waitForClose(connection, seconds: 60)
+            _ = waitForClose(connection, seconds: 60)
             return false
         case "/trickle":
+            let closed = { StreamingEvents.shared.record("closed-by-client", key: query["key"] ?? "") }
+            StreamingEvents.shared.record("arrived", key: query["key"] ?? "")
             guard send(connection, Self.head(200, length: size)) else { return false }
             for byte in body {
                 guard send(connection, [byte]) else { return false }
-                sleep(1)
+                // A second between bytes, cut short by the client's close.
+                if waitForClose(connection, seconds: 1) {
+                    closed()
+                    return false
+                }
             }
             return true
         case "/storm":
@@ -279,13 +287,15 @@ final class FaultServer: Sendable {
         setsockopt(connection, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
     }
 
-    private func waitForClose(_ connection: Int32, seconds: Int) {
+    /// Waits up to `seconds` for the client to close the connection: true if it did.
+    private func waitForClose(_ connection: Int32, seconds: Int) -> Bool {
         var pollDescriptor = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
         var scratch = [UInt8](repeating: 0, count: 4_096)
         let end = Date().addingTimeInterval(TimeInterval(seconds))
         while Date() < end {
-            guard poll(&pollDescriptor, 1, 250) >= 0 else { return }
-            if pollDescriptor.revents != 0, read(connection, &scratch, scratch.count) <= 0 { return }
+            guard poll(&pollDescriptor, 1, 250) >= 0 else { return false }
+            if pollDescriptor.revents != 0, read(connection, &scratch, scratch.count) <= 0 { return true }
         }
+        return false
     }
 }

@@ -95,6 +95,17 @@ enum TransportFaults {
         Issue.record("a client socket to the fault server stayed in CLOSE_WAIT for \(TestTiming.scaled(.seconds(20))):\n\(sockets)")
     }
 
+    /// Waits (bounded, for a hang) until the server has seen the client close the connection of
+    /// `key`'s request: a transport that gave up on an exchange but kept its socket open fails here.
+    /// A request that never reached the route (on a loaded machine the deadline can pass before it
+    /// is sent: seen once in a full run) left no connection to it, and is not held against the
+    /// transport.
+    static func expectClosedByClient(_ key: String) async throws {
+        let closed = await FaultServer.shared.wait(for: "closed-by-client", key: key, limit: TestTiming.scaled(.seconds(20)))
+        let events = FaultServer.shared.events(key)
+        #expect(closed || !events.contains("arrived"), "the connection of \(key) is still open: \(events)")
+    }
+
     static func isLost(_ failure: NetworkError.TransportFailure) -> Bool {
         if case .connectionLost = failure { return true }
         return false
@@ -197,6 +208,7 @@ enum TransportFaults {
         Fault(name: "reset before responding: connection lost at once") { subject in
             try await expectFailure(subject.make(), "/reset", isLost)
             try await expectNoHalfClosedSockets()
+            await ResetSockets.expectNone()
         },
         Fault(name: "closed or reset at every point of the exchange: typed error, no partial download") { subject in
             let transport = subject.make()
@@ -208,18 +220,23 @@ enum TransportFaults {
                 }
             }
             try await expectNoHalfClosedSockets()
+            await ResetSockets.expectNone()
         },
         Fault(name: "stalls after the headers: times out at the deadline, download untouched") { subject in
             let transport = subject.make()
+            let (read, downloaded) = (UUID().uuidString, UUID().uuidString)
             // Not streamed: a stream's deadline ends at its head, and its reader decides how long to wait.
-            try await expectFailure(transport, "/stall", timeout: .milliseconds(700), notBefore: .milliseconds(700), streamed: false, isTimeout)
-            try await expectDownloadFailureKeepsDestination(transport, "/stall", timeout: .milliseconds(700))
-            try await expectNoHalfClosedSockets()
+            try await expectFailure(transport, "/stall?key=\(read)", timeout: .milliseconds(700), notBefore: .milliseconds(700), streamed: false, isTimeout)
+            try await expectDownloadFailureKeepsDestination(transport, "/stall?key=\(downloaded)", timeout: .milliseconds(700))
+            // The timed-out connection is closed, not left open (and so never in CLOSE_WAIT).
+            try await expectClosedByClient(read)
+            try await expectClosedByClient(downloaded)
         },
         Fault(name: "trickles a byte a second: the deadline covers the whole exchange") { subject in
+            let key = UUID().uuidString
             // An idle timer would never fire here; Net's deadline is for the whole exchange.
-            try await expectFailure(subject.make(), "/trickle?size=100", timeout: .milliseconds(2_500), notBefore: .milliseconds(2_500), streamed: false, isTimeout)
-            try await expectNoHalfClosedSockets()
+            try await expectFailure(subject.make(), "/trickle?size=100&key=\(key)", timeout: .milliseconds(2_500), notBefore: .milliseconds(2_500), streamed: false, isTimeout)
+            try await expectClosedByClient(key)
         },
         Fault(name: "lies in Content-Length (long): connection lost, download untouched") { subject in
             let transport = subject.make()

@@ -60,13 +60,18 @@ struct AuthenticationLoadTests {
         // Every request is signed before any is sent, so all 1,000 belong to the burst the one
         // refresh answers; a request first signed after that refresh failed carries a newer
         // generation and may try again, which a slow start on a loaded machine once caused.
-        let (client, _) = Self.client(refresh: { _ in
-            await refreshes.increment()
-            try await Task.sleep(for: .milliseconds(100))
-            throw RefreshRefused()
-        }, afterSigning: [SigningBarrier(count: Self.count)])
         let prefix = "no-\(UUID().uuidString.prefix(8))-"
         let base = try await LoopbackServer.shared.baseURL().absoluteString
+        let (client, _) = Self.client(refresh: { _ in
+            await refreshes.increment()
+            // Fails once the server has every request with the stale token, as `oneRefresh`
+            // answers: every request was sent before the failure, by the server's count.
+            let arrived = await eventually(within: TestTiming.scaled(.seconds(60)), every: .milliseconds(5)) {
+                LoopbackServer.authArrivals(prefix: prefix).count >= Self.count
+            }
+            #expect(arrived, "not every request reached the server before the refresh")
+            throw RefreshRefused()
+        }, afterSigning: [SigningBarrier(count: Self.count)])
         let errors = await withTaskGroup(of: (any Error)?.self) { group in
             for index in 0..<Self.count {
                 group.addTask {

@@ -69,10 +69,17 @@ struct DocumentationExamplesTests {
     @Test("intercepting: the header is added and a 503 retried once after 200 ms")
     func intercepting() async throws {
         let stub = StubTransport()
-        stub.on(.get, "/x", respond: .status(503), .text("ok"))
+        let arrivals = Collected<ContinuousClock.Instant>()
+        stub.on(.get, "/x") { _ in
+            arrivals.append(.now)
+            return arrivals.values.count == 1 ? .status(503) : .text("ok")
+        }
         let session = SigningSession(transport: stub)
         #expect(try await session.requestData(for: "https://host/x").statusCode == 200)
         #expect(stub.requests.map { $0.request.headers["Authorization"] } == ["Token", "Token"])
+        // The sample waits on the real clock, which never wakes a sleep early.
+        let times = arrivals.values
+        #expect(times.count == 2 && times[1] - times[0] >= .milliseconds(200), "\(times)")
     }
 
     @Test("NetworkClient with authentication, retry, logging and a limit")

@@ -200,6 +200,31 @@ struct HARTests {
         #expect(content.text == nil && content.size == 10_000 && content.comment?.contains("not recorded") == true)
     }
 
+    @Test("the archive's URLs, query lists and header fields are bounded in all: a server's long redirect targets cannot fill memory")
+    func headsBoundedInAll() async throws {
+        // Every answer a 302 to a 40 KB target of 20,000 query items, until the redirect limit.
+        let target = "/r?" + Array(repeating: "a", count: 20_000).joined(separator: "&")
+        let stub = StubTransport()
+        stub.on(.get, "/r", respond: .status(.found, headers: [.header(key: "Location", value: target)]))
+        let recorder = HARRecorder()
+        let client = NetworkClient(transport: recorder.recording(stub))
+        for _ in 0..<10 {
+            await #expect(throws: NetworkError.self) { _ = try await client.requestData(for: "https://example.com\(target)") }
+        }
+        let entries = recorder.archive.log.entries
+        // The budget's own count: text, and 32 bytes more per name–value pair.
+        let heads = entries.reduce(0) { total, entry in
+            let pairs = entry.request.headers + entry.request.queryString + entry.response.headers
+            return pairs.reduce(total + entry.request.url.utf8.count + entry.response.redirectURL.utf8.count) {
+                $0 + $1.name.utf8.count + $1.value.utf8.count + 32
+            }
+        }
+        #expect(heads <= 16 << 20, "\(heads) bytes of heads in \(entries.count) entries")
+        #expect(entries.count > 0 && recorder.droppedEntryCount > 0)
+        #expect(entries.count + recorder.droppedEntryCount == 10 * 11, "each call: the first request and ten redirects")
+        #expect(entries.allSatisfy { $0.request.queryString.count == 20_000 }, "an entry is kept whole or not at all")
+    }
+
     @Test("a Cookie's second cookie is not taken for a credential: text that repeats it is kept, the Cookie field itself redacted")
     func cookieNotSplitAsScheme() async throws {
         let stub = StubTransport()

@@ -100,11 +100,14 @@ struct HTTPDiskCacheTests {
         #expect(try DiskCacheStorage(directory: directory).variants(forKey: "k").isEmpty)
     }
 
-    @Test("The byte limit holds, entries are private files, and no temporary file is left")
+    @Test("The byte limit holds, entries are private files in a private directory, and no temporary file is left")
     func limitAndFiles() async throws {
-        let directory = try TransportTest.makeDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let parent = try TransportTest.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let directory = parent.appendingPathComponent("cache")  // made by the storage
         let storage = try DiskCacheStorage(directory: directory, byteLimit: 8_000)
+        let directoryPermissions = try FileManager.default.attributesOfItem(atPath: directory.path)[.posixPermissions] as? NSNumber
+        #expect(directoryPermissions?.intValue == 0o700)
         let client = NetworkClient(transport: URLSessionTransport(), cache: HTTPCache(storage: storage))
         var last: URL?
         for _ in 0..<10 {
@@ -141,9 +144,8 @@ struct DiskCacheStuckEntryTests {
     }
 
     // `chattr +i` needs root (CI runs as root) and an ext2/3/4-like file system; elsewhere the
-    // test reports chattr's failure rather than pass.
-    @Test("Neither a newer response nor an invalidation that failed to reach the file lets the old entry be served",
-          .enabled(if: getuid() == 0, "chattr +i needs root"))
+    // test reports chattr's failure rather than pass, as the README says of root-only tests.
+    @Test("Neither a newer response nor an invalidation that failed to reach the file lets the old entry be served")
     func stuckEntryWithheld() async throws {
         let directory = try TransportTest.makeDirectory()
         let file = directory.appendingPathComponent(DiskCacheStorage.fileName(for: "k"))

@@ -85,15 +85,27 @@ struct RetryPolicyTests {
         #expect(stub.requests.count == 3)
     }
 
+    @Test("idempotent methods (GET, HEAD, PUT, DELETE, OPTIONS, TRACE) are retried; POST, PATCH and others are not",
+          arguments: [(NetworkHttpMethod.get, true), (.head, true), (.put, true), (.delete, true), (.options, true), (.trace, true),
+                      (.post, false), (.patch, false), (.other("PURGE"), false)])
+    func methods(_ method: NetworkHttpMethod, _ retried: Bool) async throws {
+        let stub = StubTransport()
+        stub.on(method, "/x", respond: .status(503), .status(200))
+        let request = try NetworkRequest(url: "https://host/x", httpMethod: method)
+        let response = try await client(stub, RetryPolicy(baseDelay: .zero, jitter: 0)).requestData(for: request)
+        #expect(response.statusCode == (retried ? 200 : 503))
+        #expect(stub.requests.count == (retried ? 2 : 1))
+    }
+
     @Test("transient transport failures are retried; TLS failures are not")
     func transportFailures() async throws {
         let stub = StubTransport()
-        stub.on(.get, "/flaky", respond: .failure(.connectionLost("reset")), .failure(.timedOut("slow")), .status(200))
+        stub.on(.get, "/flaky", respond: .failure(.cannotConnect("refused")), .failure(.connectionLost("reset")), .failure(.timedOut("slow")), .status(200))
         stub.on(.get, "/tls", respond: .failure(.tls("bad certificate")))
-        let policy = RetryPolicy(baseDelay: .zero, jitter: 0)
+        let policy = RetryPolicy(maximumRetries: 3, baseDelay: .zero, jitter: 0)
         #expect(try await client(stub, policy).requestData(for: "https://host/flaky").statusCode == 200)
         await #expect(throws: NetworkError.self) { _ = try await client(stub, policy).requestData(for: "https://host/tls") }
-        #expect(stub.requests.count == 4)
+        #expect(stub.requests.count == 5)
     }
 
     @Test("Retry-After in seconds sets the wait; one beyond maximumRetryAfter means no retry")

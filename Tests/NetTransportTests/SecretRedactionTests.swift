@@ -60,21 +60,45 @@ struct SecretRedactionTests {
         }
     }
 
+    /// What one row of ``everyOutcomeIsRedacted()`` must end in, so that a row ending some other
+    /// way (a timeout that turned into a refusal) cannot pass with its own text unchecked.
+    enum Expected {
+        case success, status, decodeFailure, timedOut, cannotConnect, tooManyRedirects
+
+        func matches(_ outcome: Result<NetworkDataResponse, any Error>) -> Bool {
+            switch (self, outcome) {
+            case (.success, .success): true
+            case (.status, .failure(NetworkError.responseData(.invalidStatusCode))): true
+            case (.decodeFailure, .failure(NetworkError.responseData(.decodeError))): true
+            case (.timedOut, .failure(NetworkError.transport(.timedOut))): true
+            case (.cannotConnect, .failure(NetworkError.transport(.cannotConnect))): true
+            case (.tooManyRedirects, .failure(NetworkError.transport(.tooManyRedirects))): true
+            default: false
+            }
+        }
+    }
+
     @Test("success, 5xx, decode failure, timeout, refused connection and redirect limit: no secret in any text")
     func everyOutcomeIsRedacted() async throws {
         let log = LogLines()
-        let client = NetworkClient(interceptors: [LoggingInterceptor { log.append($0) }])
+        let client = NetworkClient(interceptors: [LoggingInterceptor { log.append($0) }], redirectPolicy: .follow(limit: 1))
         let base = try await LoopbackServer.shared.baseURL().absoluteString
         let refused = "http://127.0.0.1:1"
-        let cases: [(String, NetworkRequest, @Sendable (NetworkDataResponse) throws -> Void)] = [
-            ("success", try Self.signed(base + "/echo"), { _ in }),
-            ("500 validated", try Self.signed(base + "/status/500"), { try $0.validate() }),
-            ("decode failure", try Self.signed(base + "/echo"), { _ = try $0.jsonDecode([String].self) }),
-            ("timeout", try Self.signed(base + "/delay/3000", timeout: .milliseconds(300)), { _ in }),
-            ("refused", try Self.signed(refused + "/x"), { _ in }),
-            ("password in the URL", try Self.signed("http://user:\(Self.secrets[5])@127.0.0.1:1/x"), { _ in }),
+        // Two redirects where one is allowed; the one past the limit names the server's URL, with
+        // a token of its own, in the error.
+        let beyondLimit = "/echo?access_token=\(Self.secrets[4])"
+        let secondHop = "/redirect/302?to=" + (beyondLimit.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+        let firstHop = base + "/redirect/302?to=" + (secondHop.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+        let cases: [(String, NetworkRequest, Expected, @Sendable (NetworkDataResponse) throws -> Void)] = [
+            ("success", try Self.signed(base + "/echo"), .success, { _ in }),
+            ("500 validated", try Self.signed(base + "/status/500"), .status, { try $0.validate() }),
+            ("decode failure", try Self.signed(base + "/echo"), .decodeFailure, { _ = try $0.jsonDecode([String].self) }),
+            ("timeout", try Self.signed(base + "/delay/3000", timeout: .milliseconds(300)), .timedOut, { _ in }),
+            ("refused", try Self.signed(refused + "/x"), .cannotConnect, { _ in }),
+            ("password in the URL", try Self.signed("http://user:\(Self.secrets[5])@127.0.0.1:1/x"), .cannotConnect, { _ in }),
+            ("redirect limit", try Self.signed(firstHop), .tooManyRedirects, { _ in }),
         ]
-        for (name, request, check) in cases {
+        for (name, request, expected, check) in cases {
             let outcome: Result<NetworkDataResponse, any Error>
             do {
                 let response = try await client.requestData(for: request)
@@ -83,11 +107,14 @@ struct SecretRedactionTests {
             } catch {
                 outcome = .failure(error)
             }
+            #expect(expected.matches(outcome), "\(name) ended in \(outcome)")
             Self.expectNoSecret(in: Self.texts(of: request, outcome: outcome), name)
         }
         Self.expectNoSecret(in: log.lines, "LoggingInterceptor")
         #expect(log.lines.count >= 2 * cases.count, "every request and result was logged")
         #expect(log.lines.contains { $0.contains("Bearer REDACTED") && $0.contains("session_key=REDACTED") && $0.contains("page=2") })
+        #expect(log.lines.contains { $0.contains("access_token=REDACTED") && $0.contains("redirects") },
+                "the redirect past the limit is logged, its token redacted: \(log.lines)")
     }
 
     @Test("an invalid URL's error does not repeat its credentials")

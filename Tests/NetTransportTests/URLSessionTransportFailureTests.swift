@@ -30,7 +30,7 @@ struct URLSessionTransportFailureTests {
                 Issue.record("expected Net's timedOut, got \(String(describing: error))")
                 return
             }
-            #expect(elapsed >= .milliseconds(480))
+            #expect(elapsed >= .milliseconds(500), "timed out early, after \(elapsed)")
             fastest = min(fastest, elapsed)
             if fastest < .milliseconds(700) { break }
         }

@@ -123,6 +123,10 @@ package struct CookieStorage: Sendable {
             setCookie.expires.map { min($0, now.addingTimeInterval(400 * 86_400)) }
         }
         let path = setCookie.path ?? CookieDomain.defaultPath(of: Self.requestPath(of: url))
+        // A given `Path` over 1 KiB is ignored as an attribute; the default, taken from the
+        // request's URL (which a redirect's `Location` chooses), is held to the same size, or a
+        // server could make every cookie as long as its longest URL.
+        guard path.utf8.count <= SetCookie.maximumAttributeBytes else { return false }
         // RFC 6265bis §5.7 step 16: an insecure origin cannot replace or shadow a Secure cookie.
         if !secureOrigin {
             let related = byDomain.filter { CookieDomain.domainMatches(domain, $0.key) || CookieDomain.domainMatches($0.key, domain) }

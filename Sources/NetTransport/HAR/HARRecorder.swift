@@ -20,8 +20,10 @@ import NetCore
 /// of those values echoed in a recorded body. Bodies are recorded as text when they are UTF-8, in
 /// base64 otherwise. Memory is bounded: a body over ``maximumBodySize`` is not recorded (the entry
 /// says so), nor is one that would take the archive's recorded bodies past
-/// ``maximumTotalBodySize``, and after ``maximumEntries`` entries further exchanges are counted,
-/// not kept. A body not recorded replays as a failure that says so, never as an empty body.
+/// ``maximumTotalBodySize``; an exchange whose URLs, query list and header fields would take the
+/// archive's past ``maximumTotalHeadSize``, and any after ``maximumEntries`` entries, is counted
+/// in ``droppedEntryCount``, not kept. A body not recorded replays as a failure that says so,
+/// never as an empty body.
 public final class HARRecorder: Sendable {
     /// The most entries kept; later exchanges only add to ``droppedEntryCount``.
     public let maximumEntries: Int
@@ -30,23 +32,45 @@ public final class HARRecorder: Sendable {
     /// The most bytes of body text the archive keeps in all (base64 counted as written); past it,
     /// entries are kept without their bodies.
     public let maximumTotalBodySize: Int
+    /// The most bytes the archive's request URLs, query lists, header fields and redirect targets
+    /// take in all, each name–value pair counted with 32 bytes more for what holding it costs;
+    /// past it, exchanges are counted in ``droppedEntryCount``, not kept. A server's redirects can
+    /// choose these (a `Location` of 80 KB holds 40,000 query items), so they have a budget of
+    /// their own.
+    public let maximumTotalHeadSize: Int
 
     private struct State: Sendable {
         var entries: [(order: Int, entry: HARArchive.Entry)] = []
         var started = 0
         var dropped = 0
         var bodyBytes = 0
+        var headBytes = 0
     }
 
     private let state = Locked(State())
 
     /// Creates a recorder keeping up to `maximumEntries` exchanges with bodies up to
-    /// `maximumBodySize` bytes each and `maximumTotalBodySize` in all (1,000, 1 MiB and 64 MiB by
-    /// default: without the total, a full archive could hold 2 GiB of bodies).
-    public init(maximumEntries: Int = 1_000, maximumBodySize: Int = 1 << 20, maximumTotalBodySize: Int = 64 << 20) {
+    /// `maximumBodySize` bytes each and `maximumTotalBodySize` in all, and their URLs and header
+    /// fields up to `maximumTotalHeadSize` in all (1,000, 1 MiB, 64 MiB and 16 MiB by default:
+    /// without the totals, a full archive could hold 2 GiB of bodies, and a server's long
+    /// redirect targets over a gigabyte of query items).
+    public init(
+        maximumEntries: Int = 1_000, maximumBodySize: Int = 1 << 20, maximumTotalBodySize: Int = 64 << 20,
+        maximumTotalHeadSize: Int = 16 << 20
+    ) {
         self.maximumEntries = max(0, maximumEntries)
         self.maximumBodySize = max(0, maximumBodySize)
         self.maximumTotalBodySize = max(0, maximumTotalBodySize)
+        self.maximumTotalHeadSize = max(0, maximumTotalHeadSize)
+    }
+
+    /// What an entry's URLs, query list, header fields and redirect target count against
+    /// ``maximumTotalHeadSize``.
+    static func headSize(of entry: HARArchive.Entry) -> Int {
+        let pairs = entry.request.headers + entry.request.queryString + entry.response.headers
+        return pairs.reduce(entry.request.url.utf8.count + entry.response.redirectURL.utf8.count) {
+            $0 + $1.name.utf8.count + $1.value.utf8.count + 32
+        }
     }
 
     /// `transport`, with every exchange recorded here.
@@ -60,7 +84,8 @@ public final class HARRecorder: Sendable {
         HARArchive(entries: state.withLock { $0.entries.sorted { $0.order < $1.order }.map(\.entry) })
     }
 
-    /// How many finished exchanges were not kept because ``maximumEntries`` was reached.
+    /// How many finished exchanges were not kept because ``maximumEntries`` or
+    /// ``maximumTotalHeadSize`` was reached.
     public var droppedEntryCount: Int {
         state.withLock { $0.dropped }
     }
@@ -83,11 +108,13 @@ public final class HARRecorder: Sendable {
     func add(_ recorded: HARArchive.Entry, order: Int) {
         let budget = maximumTotalBodySize
         let note: @Sendable (Int) -> String = { size in "\(HAREntryWriter.notRecordedMarker) \(size) bytes not recorded: the archive's bodies reached \(budget) bytes" }
+        let headSize = Self.headSize(of: recorded)
         state.withLock { state in
-            guard state.entries.count < maximumEntries else {
+            guard state.entries.count < maximumEntries, state.headBytes + headSize <= maximumTotalHeadSize else {
                 state.dropped += 1
                 return
             }
+            state.headBytes += headSize
             /// Charges a body's text to the budget; false when it does not fit (an empty one always does).
             func fits(_ text: String?) -> Bool {
                 let bytes = text?.utf8.count ?? 0

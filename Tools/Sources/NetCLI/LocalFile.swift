@@ -7,13 +7,14 @@ import Foundation
 /// allowed (a certificate or key from `<(vault read …)`), it is opened and read waiting for its
 /// writer, as `cat` would, up to the same limit.
 enum LocalFile {
-    /// The largest file `read` takes: 16 MiB, far past any session file or certificate bundle.
+    /// The largest file `read` takes unless told otherwise: 16 MiB, far past any certificate
+    /// bundle or key.
     static let limit = 16 << 20
 
     /// The file's bytes, or `nil` when there is no file at `path`. With `allowingPipes`, a pipe
     /// (`--key <(vault read …)`, which keeps a key off the disk) is read to its end too, up to
     /// the same limit.
-    static func read(_ path: String, option: String, allowingPipes: Bool = false) throws -> Data? {
+    static func read(_ path: String, option: String, allowingPipes: Bool = false, limit: Int = LocalFile.limit) throws -> Data? {
         // Waiting only for a pipe, where one is allowed: opened once (a FIFO's writer may write
         // and close before a second, waiting open, which would then wait for ever); anything
         // else without waiting and without becoming a controlling terminal (a serial line's open

@@ -17,9 +17,14 @@ struct SessionFile: Codable, Equatable {
         return !lowered.hasPrefix("content-") && !lowered.hasPrefix("if-") && lowered != "cookie"
     }
 
+    /// The largest session file read or written: 64 MiB, as for the library's jar files. A full
+    /// jar (3,000 cookies of 4 KiB with 1 KiB paths, every `"`, `\` and `/` escaped, pretty-printed)
+    /// takes about 32 MiB, so whatever servers set, a session `net` saved can be read again.
+    static let maximumSize = 64 << 20
+
     /// Reads the file at `path`; a missing file is an empty session.
     static func load(_ path: String) throws -> SessionFile {
-        guard let contents = try LocalFile.read(path, option: "--session") else { return SessionFile() }
+        guard let contents = try LocalFile.read(path, option: "--session", limit: maximumSize) else { return SessionFile() }
         do {
             let decoder = JSONDecoder()
             decoder.dateDecodingStrategy = .iso8601
@@ -60,6 +65,10 @@ struct SessionFile: Codable, Equatable {
         // Created empty and owner-only, then written: the credentials are never in a file others
         // could read.
         let data = try encoder.encode(self)
+        // Never a file the next run would refuse (load's limit); the old file stays as it was.
+        guard data.count <= Self.maximumSize else {
+            throw UsageError("--session: not saved: the session would take \(data.count) bytes, over \(Self.maximumSize)")
+        }
         guard FileManager.default.createFile(atPath: staging.path, contents: nil, attributes: [.posixPermissions: 0o600]),
               let file = try? FileHandle(forWritingTo: staging), (try? file.write(contentsOf: data)) != nil,
               (try? file.synchronize()) != nil, (try? file.close()) != nil,  // on disk before the rename: a crash leaves the old file

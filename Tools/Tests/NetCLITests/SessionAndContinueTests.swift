@@ -1,4 +1,6 @@
 import Foundation
+import Net
+@testable import NetCLI
 import Testing
 
 /// `--continue` and `--session` as a user meets them: `net` runs one after another against
@@ -46,6 +48,25 @@ struct SessionAndContinueTests {
         #expect(result.status == 0, "\(result.standardError)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path("")) == [URL(fileURLWithPath: file).lastPathComponent])
         #expect(String(decoding: FileManager.default.contents(atPath: file) ?? Data(), as: UTF8.self).contains("X-Team"))
+    }
+
+    @Test("a session holding the fullest jar servers can fill (3,000 cookies of 4 KiB, 1 KiB paths, all escaped) is read and saved again")
+    func fullestSession() async throws {
+        let echo = try await EchoServer.shared.baseURL()
+        let scratch = try ScratchDirectory()
+        let file = scratch.path("full.json")
+        // 50 cookies per domain (the jar's limit) on 60 domains; every character one JSON escapes.
+        let expires = Date().addingTimeInterval(30 * 86_400)
+        let cookies = (0..<3_000).map { index in
+            NetworkCookie(name: "c\(index % 50)", value: String(repeating: "\"", count: 4_096 - "c\(index % 50)".count),
+                          domain: "d\(index / 50).example", path: String(repeating: "/", count: 1_024), expires: expires)
+        }
+        try SessionFile(headers: [], cookies: cookies).save(to: file)
+        let written = try #require(FileManager.default.attributesOfItem(atPath: file)[.size] as? Int)
+        #expect(written > LocalFile.limit, "the file is past the 16 MiB read limit of other files: \(written) bytes")
+        let result = try await ProcessRunner.net(["get", "\(echo)/echo", "--session", file])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try SessionFile.load(file).cookies.count == 3_000)
     }
 
     @Test("--continue without --download is a usage error")
