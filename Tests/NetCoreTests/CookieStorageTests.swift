@@ -139,6 +139,15 @@ struct CookieStorageTests {
         #expect(storage(["a=1; Path=/" + String(repeating: "q", count: 1_024)], from: "http://h/d/x").cookies.first?.path == "/d")
     }
 
+    @Test("cookies loaded from a file are held to the sizes a server's are: too large or too long a path, left out")
+    func loadedWithinLimits() {
+        let kept = NetworkCookie(name: "ok", value: String(repeating: "v", count: 4_094), domain: "h", path: "/" + String(repeating: "p", count: 1_023))
+        let tooLarge = NetworkCookie(name: "big", value: String(repeating: "v", count: 4_094), domain: "h")
+        let tooLong = NetworkCookie(name: "deep", value: "1", domain: "h", path: "/" + String(repeating: "p", count: 1_024))
+        let names = CookieStorage([kept, tooLarge, tooLong]).cookies.map(\.name)
+        #expect(names == ["ok"])
+    }
+
     @Test("fields joined with commas (URLSession's dictionary) split where a new cookie starts, not inside Expires")
     func joinedFields() {
         let joined = "a=1; Expires=Wed, 21 Oct 2099 07:28:00 GMT; Path=/, b=2, c=x,y"

@@ -49,6 +49,18 @@ struct ObservabilityBoundsTests {
                                             [("http.request.method", "GET")] + Self.target + [("http.response.status_code", "_OTHER"), ("error.type", "_OTHER")])
         #expect(timer.values.count == 3)
         #expect(metrics.timers.filter { $0.label == "http.client.request.duration" }.count == 1)
+        // Below 100 (42) and from 400 up (1,000 and 64,000) the span's status is error.
+        let calls = tracer.base.finishedSpans.filter { $0.parentSpanID == nil }
+        #expect(calls.count == 3 && calls.allSatisfy { $0.status?.code == .error }, "\(calls.map(\.status))")
+    }
+
+    @Test("a status from 100 to 399 leaves the span's status unset")
+    func statusInRange() async throws {
+        let stub = StubTransport()
+        for code in [150, 204, 304, 399] { stub.on(.get, "/s/\(code)", respond: .status(HTTPCode(code))) }
+        for code in [150, 204, 304, 399] { _ = try await client(stub).requestData(for: "https://example.test/s/\(code)") }
+        let calls = tracer.base.finishedSpans.filter { $0.parentSpanID == nil }
+        #expect(calls.count == 4 && calls.allSatisfy { $0.status == nil }, "\(calls.map(\.status))")
     }
 
     @Test("a redirect's span event shows its Location redacted: a token in its query or its fragment shows nowhere")

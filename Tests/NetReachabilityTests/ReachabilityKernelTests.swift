@@ -59,7 +59,9 @@ struct ReachabilityKernelTests {
         #expect(line.interfaces.isEmpty && line.gateways.isEmpty)
 
         // A last change whose element marks the end: elements come in order, so every element the
-        // changes above caused (a late duplicate among them) has arrived before it.
+        // changes above caused (a late duplicate among them) has arrived before it. A duplicate
+        // close enough to it to fall in the same 20 ms debounce is merged into it, as the daemon
+        // is meant to do; elements after it are not checked.
         try await namespace.ip("link add veth0 type veth peer name veth1")
         try await namespace.ip("link set veth1 up")
         try await namespace.ip("link set veth0 up")

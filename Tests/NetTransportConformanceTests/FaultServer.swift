@@ -26,8 +26,8 @@ import Synchronization
 ///   and a close, no status line. `/status-zero`: status 0. `/huge-header?mb=M`: M MB of header fields, then a body.
 /// - `/hold` and `/flood`: streamed bodies with events a test can wait for (FaultServer+Streaming.swift).
 /// - `/sse?key=K`: each connection plays the next script the test set for K (FaultServer+Events.swift).
-/// - `/both-lengths`: `Content-Length: 5` and a chunked body of 13 bytes. `/gzip-cut`: half of
-///   the gzip body set with `setGzipBomb`, its `Content-Length` that half's. `/brotli`:
+/// - `/both-lengths`: `Content-Length: 5` and a chunked body of 13 bytes. `/gzip-cut[?keep=N]`: the
+///   first N bytes (half by default) of the gzip body set with `setGzipBomb`, its `Content-Length` theirs. `/brotli`:
 ///   `Content-Encoding: br` on 12 bytes that are not brotli; `/identity-then-gzip` the same bytes
 ///   under `identity` and then `gzip`, in two fields.
 /// - `/upload-once?key=K`: the key's first request read and closed without a byte; later ones
@@ -145,9 +145,15 @@ final class FaultServer: Sendable {
         case "/trickle":
             let closed = { StreamingEvents.shared.record("closed-by-client", key: query["key"] ?? "") }
             StreamingEvents.shared.record("arrived", key: query["key"] ?? "")
-            guard send(connection, Self.head(200, length: size)) else { return false }
+            guard send(connection, Self.head(200, length: size)) else {
+                closed()
+                return false
+            }
             for byte in body {
-                guard send(connection, [byte]) else { return false }
+                guard send(connection, [byte]) else {
+                    closed()
+                    return false
+                }
                 // A second between bytes, cut short by the client's close.
                 if waitForClose(connection, seconds: 1) {
                     closed()
@@ -226,10 +232,10 @@ final class FaultServer: Sendable {
             let freshness = query["fresh"] == nil ? "" : "Cache-Control: max-age=600\r\n"
             _ = send(connection, Array("HTTP/1.1 200 Fault\r\n\(freshness)Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n".utf8) + chunks)
             return false
-        case "/gzip-cut":  // the first half of setGzipBomb's body, framed as whole by Content-Length
+        case "/gzip-cut":  // the first `keep` bytes (half by default) of setGzipBomb's body, framed as whole by Content-Length
             let bomb = gzipBomb.withLock { $0 }
-            let half = Array(bomb[..<(bomb.count / 2)])
-            return send(connection, Self.head(200, length: half.count, extra: ["Content-Encoding: gzip"]) + half)
+            let kept = Array(bomb[..<min(Int(query["keep"] ?? "") ?? bomb.count / 2, bomb.count)])
+            return send(connection, Self.head(200, length: kept.count, extra: ["Content-Encoding: gzip"]) + kept)
         case "/brotli":  // a coding neither asked for nor decodable here (the bytes are not brotli)
             return send(connection, Self.head(200, length: 12, extra: ["Content-Encoding: br"]) + Array("not decoded!".utf8))
         case "/identity-then-gzip":  // gzip under identity, in two fields: not what a decoder looking at the first one decodes
@@ -281,8 +287,19 @@ final class FaultServer: Sendable {
         return true
     }
 
+    /// The client ports of the connections this server reset, for the leak check of
+    /// ``ResetSockets``, which looks only at this process's sockets bound to one of them.
+    private let resetPorts = Mutex<Set<UInt16>>([])
+    var resetClientPorts: Set<UInt16> { resetPorts.withLock { $0 } }
+
     /// SO_LINGER with a zero timeout makes close(2) send RST instead of FIN.
     private func reset(_ connection: Int32) {
+        var peer = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &peer) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(connection, $0, &length) }
+        }
+        if named == 0 { _ = resetPorts.withLock { $0.insert(UInt16(bigEndian: peer.sin_port)) } }
         var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
         setsockopt(connection, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
     }

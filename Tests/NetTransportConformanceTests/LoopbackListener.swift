@@ -25,3 +25,22 @@ func openLoopbackListener(backlog: Int32, reuseAddress: Bool = false, address: S
     }
     return (listener, UInt16(bigEndian: address.sin_port))
 }
+
+/// A TCP connection to `port` on 127.0.0.1 from a raw socket, or `nil` (with errno) when it
+/// cannot be made; the caller closes it.
+func connectToLoopback(port: UInt16) -> Int32? {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard descriptor >= 0 else { return nil }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else {
+        close(descriptor)
+        return nil
+    }
+    return descriptor
+}

@@ -5,29 +5,34 @@ import Glibc
 import NetTestSupport
 import Testing
 
-/// This process's TCP sockets that the kernel has closed (a reset ends a connection at once) while
-/// a descriptor still holds them. The kernel drops such a socket from `/proc/net/tcp`, so the
+/// This process's TCP sockets that a server reset (a reset ends a connection at once) while a
+/// descriptor still holds them. The kernel drops such a socket from `/proc/net/tcp`, so the
 /// CLOSE_WAIT scan of ``ClientSockets`` cannot see a transport that keeps a reset connection's
-/// descriptor: this asks each descriptor for its TCP state instead.
-///
-/// A socket made and not yet connected (or bound and not yet listening) is in the same state for
-/// a moment: the checks wait, bounded, for a look at which none is left.
+/// descriptor: this asks each descriptor for its TCP state and its local port instead, and counts
+/// only those bound to a port `FaultServer` reset, so another suite's sockets running beside the
+/// fault suite are not blamed.
 enum ResetSockets {
-    /// The descriptors of this process's IPv4 and IPv6 stream sockets in TCP's CLOSE state.
-    static func descriptors() -> Set<Int32> {
+    /// The descriptors of this process's IPv4 and IPv6 stream sockets in TCP's CLOSE state whose
+    /// local port is among `ports`, with those ports.
+    static func descriptors(boundTo ports: Set<UInt16>) -> [Int32: UInt16] {
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else {
             Issue.record("/proc/self/fd cannot be listed: no socket of this process can be seen")
-            return []
+            return [:]
         }
-        return Set(entries.compactMap(Int32.init).filter(isClosedTCPSocket))
+        var found: [Int32: UInt16] = [:]
+        for descriptor in entries.compactMap(Int32.init) where isClosedTCPSocket(descriptor) {
+            if let port = localPort(descriptor), ports.contains(port) { found[descriptor] = port }
+        }
+        return found
     }
 
-    /// Waits (bounded, for a hang) until no such socket is left: one a transport forgot stays.
+    /// Waits (bounded, for a hang) until no socket the fault server reset is still held: one a
+    /// transport forgot stays.
     static func expectNone() async {
         let none = await eventually(within: TestTiming.scaled(.seconds(20)), every: .milliseconds(50)) {
-            await offPool { descriptors().isEmpty }
+            await offPool { descriptors(boundTo: FaultServer.shared.resetClientPorts).isEmpty }
         }
-        #expect(none, "descriptors of reset or closed TCP sockets still open: \(descriptors().sorted())")
+        #expect(none, "reset connections still held (descriptor: local port): \(descriptors(boundTo: FaultServer.shared.resetClientPorts))")
     }
 
     private static func isClosedTCPSocket(_ descriptor: Int32) -> Bool {
@@ -38,6 +43,20 @@ enum ResetSockets {
         var length = socklen_t(info.count)
         guard getsockopt(descriptor, Int32(IPPROTO_TCP), tcpInfo, &info, &length) == 0, length >= 1 else { return false }
         return info[0] == tcpClose
+    }
+
+    /// The socket's own port (`getsockname`), which a reset leaves in place.
+    private static func localPort(_ descriptor: Int32) -> UInt16? {
+        var address = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        guard named == 0 else { return nil }
+        return withUnsafeBytes(of: &address) { bytes in
+            // sin_port and sin6_port sit at the same offset, after the family, in network order.
+            UInt16(bytes[2]) << 8 | UInt16(bytes[3])
+        }
     }
 
     private static func option(_ descriptor: Int32, _ level: Int32, _ name: Int32) -> Int32? {

@@ -221,7 +221,50 @@ enum TransportEventSource {
             _ = try await client.requestData(for: FaultServer.shared.baseURL + "/ok?size=1")
             #expect(FaultServer.shared.events(key).filter { $0.hasPrefix("connect") }.count == 1)
         },
+        Check(name: "an interceptor's error is thrown as it is, with no reconnection; then the iterator returns nil; a cancelled reader gets CancellationError") { make in
+            let key = UUID().uuidString
+            EventScripts.shared.set(key, [[.eventStream, .text("retry: 0\ndata: one\n\n")], [.eventStream, .text("data: two\n\n")]])
+            let client = NetworkClient(transport: make(), interceptors: [RefusingSecondRequest()])
+            var iterator = client.eventSource(for: sse(key)).makeAsyncIterator()
+            let first = try await iterator.next()
+            #expect(first?.data == "one")
+            do {
+                let event = try await iterator.next()
+                Issue.record("the second connection was sent: \(String(describing: event))")
+            } catch {
+                #expect(error is RefusingSecondRequest.Refused, "\(error)")
+            }
+            let afterError = try await iterator.next()
+            #expect(afterError == nil)
+            #expect(FaultServer.shared.events(key).filter { $0.hasPrefix("connect") }.count == 1)
+
+            let held = UUID().uuidString
+            defer { FaultServer.shared.release(held) }
+            EventScripts.shared.set(held, [[.eventStream, .text("data: one\n\n"), .hold]])
+            let reader = Task {
+                var iterator = NetworkClient(transport: make()).eventSource(for: sse(held)).makeAsyncIterator()
+                _ = try await iterator.next()
+                return try await iterator.next()
+            }
+            #expect(await FaultServer.shared.wait(for: "holding", key: held, limit: hang))
+            reader.cancel()
+            await #expect(throws: CancellationError.self) { _ = try await reader.value }
+        },
     ]
+}
+
+/// Lets the first request through and refuses every later one with an error of its own type.
+final class RefusingSecondRequest: NetworkInterceptor {
+    struct Refused: Error {}
+    private let count = Mutex(0)
+    func interceptRequest(_ request: NetworkRequest) async throws -> NetworkRequest {
+        let number = count.withLock { count in
+            count += 1
+            return count
+        }
+        guard number == 1 else { throw Refused() }
+        return request
+    }
 }
 
 /// Sets `X-Token` to how many requests it has seen, so the server can tell each connection went

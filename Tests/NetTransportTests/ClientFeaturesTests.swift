@@ -184,7 +184,12 @@ struct ClientFeaturesTests {
     @Test("the stub validates requests and reports bad fixtures as typed errors")
     func stubErrors() async throws {
         let missing = URL(fileURLWithPath: "/nonexistent/fixture.json")
-        #expect(throws: NetworkError.self) { _ = try StubResponse.fixture(missing) }
+        #expect {
+            _ = try StubResponse.fixture(missing)
+        } throws: { error in
+            guard case .request(.unreadableBodyFile(let path, _)) = error as? NetworkError else { return false }
+            return path == missing.path
+        }
         let stub = StubTransport()
         stub.on(nil, "*", respond: .status(.ok, headers: [.header(key: "Bad Name", value: "x")]))
         await #expect(throws: NetworkError.self) { _ = try await stub.send(try NetworkRequest(url: "https://host/")) }

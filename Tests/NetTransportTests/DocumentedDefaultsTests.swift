@@ -50,4 +50,19 @@ struct DocumentedDefaultsTests {
         #expect(MemoryCacheStorage().byteLimit == 16 << 20)
         #expect(HTTPCache().maximumEntrySize == 4 << 20)
     }
+
+    @Test("TLS settings: TLS 1.2 at least, the system's roots, no client certificate, no pins (TLS-and-proxies.md)")
+    func tls() {
+        let settings = TLSSettings()
+        #expect(settings.minimumVersion == .tls12)
+        #expect(settings.trustedRoots == .system)
+        #expect(settings.clientIdentity == nil && settings.pinnedPublicKeys == PublicKeyPins())
+    }
+
+    @Test("HAR: 1,000 entries, 1 MiB a body, 64 MiB of bodies and 16 MiB of heads in all (Testing.md)")
+    func har() {
+        let recorder = HARRecorder()
+        #expect(recorder.maximumEntries == 1_000 && recorder.maximumBodySize == 1 << 20)
+        #expect(recorder.maximumTotalBodySize == 64 << 20 && recorder.maximumTotalHeadSize == 16 << 20)
+    }
 }

@@ -212,17 +212,20 @@ struct HARTests {
             await #expect(throws: NetworkError.self) { _ = try await client.requestData(for: "https://example.com\(target)") }
         }
         let entries = recorder.archive.log.entries
-        // The budget's own count: text, and 32 bytes more per name–value pair.
+        // The budget's own count: text, and 64 bytes more per name–value pair.
         let heads = entries.reduce(0) { total, entry in
             let pairs = entry.request.headers + entry.request.queryString + entry.response.headers
-            return pairs.reduce(total + entry.request.url.utf8.count + entry.response.redirectURL.utf8.count) {
-                $0 + $1.name.utf8.count + $1.value.utf8.count + 32
-            }
+            let text = [entry.request.url, entry.response.redirectURL, entry.comment ?? "", entry.response.content.mimeType]
+            return pairs.reduce(total + text.reduce(0) { $0 + $1.utf8.count }) { $0 + $1.name.utf8.count + $1.value.utf8.count + 64 }
         }
         #expect(heads <= 16 << 20, "\(heads) bytes of heads in \(entries.count) entries")
         #expect(entries.count > 0 && recorder.droppedEntryCount > 0)
         #expect(entries.count + recorder.droppedEntryCount == 10 * 11, "each call: the first request and ten redirects")
         #expect(entries.allSatisfy { $0.request.queryString.count == 20_000 }, "an entry is kept whole or not at all")
+        // Full is full: a small exchange afterwards is counted, not kept, so no hole opens.
+        stub.on(.get, "/small", respond: .text("ok"))
+        _ = try await client.requestData(for: "https://example.com/small")
+        #expect(recorder.archive.log.entries.count == entries.count && recorder.droppedEntryCount == 10 * 11 - entries.count + 1)
     }
 
     @Test("a Cookie's second cookie is not taken for a credential: text that repeats it is kept, the Cookie field itself redacted")

@@ -472,6 +472,15 @@ struct HTTPCacheTests {
         let fields = MemoryCacheStorage(byteLimit: 64_000)
         fields.setVariants([entry], forKey: "k")
         #expect(fields.variants(forKey: "k").isEmpty, "2,000 header fields counted as \(fields.byteCount) bytes")
+
+        // The key (method and URL) is held too: a 20 kB key does not fit a 10 kB storage.
+        let empty = CachedResponse(
+            method: "GET", statusCode: 200, headerFields: [], url: url, body: Data(), requestTime: Date(), responseTime: Date(), varyValues: [:])
+        let keyed = MemoryCacheStorage(byteLimit: 10_000)
+        keyed.setVariants([empty], forKey: "GET " + String(repeating: "k", count: 20_000))
+        #expect(keyed.byteCount == 0 && keyed.keys.isEmpty)
+        keyed.setVariants([empty], forKey: "GET short")
+        #expect(keyed.keys == ["GET short"] && keyed.byteCount == empty.byteCount + "GET short".utf8.count + 64)
     }
 }
 

@@ -80,14 +80,16 @@ enum LoopbackServer {
             let pairs = request.uri.queryParameters.map { [percentDecoded($0.key), String($0.value)] }
             return Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(bytes: try JSONEncoder().encode(pairs))))
         }
-        router.get("/held/:key") { _, context in
-            let key = try context.parameters.require("key")
-            let arrival = arrivalsByKey.withLock { arrivals in
-                arrivals[key, default: 0] += 1
-                return arrivals[key] ?? 0
+        for method in [HTTPRequest.Method.get, .head] {
+            router.on("/held/:key", method: method) { _, context in
+                let key = try context.parameters.require("key")
+                let arrival = arrivalsByKey.withLock { arrivals in
+                    arrivals[key, default: 0] += 1
+                    return arrivals[key] ?? 0
+                }
+                while !heldReleased.withLock({ $0.contains(key) }) { try await Task.sleep(for: .milliseconds(2)) }
+                return Response(status: .ok, headers: [.cacheControl: "max-age=600"], body: ResponseBody(byteBuffer: ByteBuffer(string: "body \(key) \(arrival)")))
             }
-            while !heldReleased.withLock({ $0.contains(key) }) { try await Task.sleep(for: .milliseconds(2)) }
-            return Response(status: .ok, headers: [.cacheControl: "max-age=600"], body: ResponseBody(byteBuffer: ByteBuffer(string: "body \(key) \(arrival)")))
         }
         router.get("/auth/:id") { request, context in
             let id = try context.parameters.require("id")

@@ -144,6 +144,18 @@ struct NetworkCallEndTests {
         let short = try await client.requestStream(for: "https://api.example.com/short")
         await #expect(throws: NetworkError.self) { for try await _ in short.body {} }
         #expect(lines.value.last?.hasPrefix("[Net] ✗ body of ") == true)
+        // A reading task cancelled part-way: "dropped", as Sessions.md says, not an error line.
+        let cancelled = try await client.requestStream(for: "https://api.example.com/large")
+        let start = AsyncSignal()
+        let reader = Task {
+            await start.wait()
+            for try await _ in cancelled.body {}
+        }
+        reader.cancel()
+        start.fire()
+        await #expect(throws: CancellationError.self) { try await reader.value }
+        #expect(lines.value.last?.hasPrefix("[Net] ← body of ") == true && lines.value.last?.hasSuffix("dropped before its end") == true,
+                "\(lines.value.last ?? "")")
     }
 
     @Test("a stream collected past its limit ends the call with the limit's error at once, not later as dropped")

@@ -117,6 +117,21 @@ struct SecretRedactionTests {
                 "the redirect past the limit is logged, its token redacted: \(log.lines)")
     }
 
+    @Test("a cache miss for a request that allowed only the cache names its URL redacted")
+    func cacheMissIsRedacted() async throws {
+        let client = NetworkClient(transport: StubTransport(), cache: HTTPCache())
+        var request = try Self.signed("https://api.example.com/items")
+        request.cachePolicy = .returnCacheDataDontLoad
+        let outcome: Result<NetworkDataResponse, any Error>
+        do { outcome = .success(try await client.requestData(for: request)) } catch { outcome = .failure(error) }
+        guard case .failure(NetworkError.transport(.notInCache(let named))) = outcome else {
+            Issue.record("expected notInCache, got \(outcome)")
+            return
+        }
+        #expect(named.contains("session_key=REDACTED") && named.contains("page=2"), "\(named)")
+        Self.expectNoSecret(in: Self.texts(of: request, outcome: outcome), "cache miss")
+    }
+
     @Test("an invalid URL's error does not repeat its credentials")
     func invalidURLIsRedacted() {
         #expect {

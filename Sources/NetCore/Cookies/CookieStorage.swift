@@ -26,9 +26,11 @@ package struct CookieStorage: Sendable {
     package static let maximumCount = 3000
 
     /// A storage holding `cookies`, within the same limits as cookies a server sets (a jar file
-    /// edited to hold more keeps the newest of each domain, then of all).
+    /// edited to hold more keeps the newest of each domain, then of all; a cookie larger than a
+    /// server may set, or with a longer path, is left out, so that one stored before a limit
+    /// existed is neither sent nor kept from being replaced).
     package init(_ cookies: [NetworkCookie] = [], now: Date = Date()) {
-        for cookie in cookies { insert(cookie) }
+        for cookie in cookies where Self.isWithinSizeLimits(cookie) { insert(cookie) }
         for domain in Array(byDomain.keys) { evict(from: domain, now: now) }
     }
 
@@ -146,6 +148,12 @@ package struct CookieStorage: Sendable {
         insert(cookie)
         evict(from: domain, now: now)
         return true
+    }
+
+    /// The sizes `SetCookie` and `store` hold a server's cookies to.
+    private static func isWithinSizeLimits(_ cookie: NetworkCookie) -> Bool {
+        cookie.name.utf8.count + cookie.value.utf8.count <= SetCookie.maximumNameValueBytes
+            && cookie.path.utf8.count <= SetCookie.maximumAttributeBytes
     }
 
     private mutating func insert(_ cookie: NetworkCookie) {

@@ -14,7 +14,8 @@ public final class MemoryCacheStorage: HTTPCacheStorage {
         var clock: UInt64 = 0
     }
 
-    /// The most the stored responses may take, in bytes (bodies and headers).
+    /// The most the stored responses may take, in bytes (bodies, headers, and each resource's
+    /// key with 64 bytes for its slot).
     public let byteLimit: Int
     private let state = Locked(State())
 
@@ -48,7 +49,9 @@ public final class MemoryCacheStorage: HTTPCacheStorage {
         let limit = byteLimit
         state.withLock { state in
             if let old = state.slots.removeValue(forKey: key) { state.byteCount -= old.byteCount }
-            let size = variants.reduce(0) { $0 + $1.byteCount }
+            // The key (method and URL) is held beside the variants: counted with them, and with
+            // what a slot costs, so long URLs cannot take the storage past its limit.
+            let size = variants.reduce(key.utf8.count + 64) { $0 + $1.byteCount }
             guard !variants.isEmpty, size <= limit else { return }
             state.clock += 1
             state.slots[key] = Slot(variants: variants, byteCount: size, lastUse: state.clock)

@@ -18,7 +18,8 @@ import NetCore
 /// - `Max-Age` wins over `Expires`; a cookie lives at most 400 days; `Max-Age=0` deletes it;
 /// - `HttpOnly` and `SameSite` are stored (an HTTP client is the API `HttpOnly` allows, and
 ///   there is no browsing context for `SameSite` to judge);
-/// - at most 50 cookies per domain and 3,000 in all, 4 KiB each: the oldest go first.
+/// - at most 50 cookies per domain and 3,000 in all, 4 KiB of name and value each, with a path of
+///   at most 1 KiB: the oldest go first.
 public final class CookieJar: Sendable {
     private let storage: Locked<CookieStorage>
     /// Held while the file is written, so saves land in the order of the changes they save.

@@ -32,11 +32,13 @@ public final class HARRecorder: Sendable {
     /// The most bytes of body text the archive keeps in all (base64 counted as written); past it,
     /// entries are kept without their bodies.
     public let maximumTotalBodySize: Int
-    /// The most bytes the archive's request URLs, query lists, header fields and redirect targets
-    /// take in all, each name–value pair counted with 32 bytes more for what holding it costs;
-    /// past it, exchanges are counted in ``droppedEntryCount``, not kept. A server's redirects can
-    /// choose these (a `Location` of 80 KB holds 40,000 query items), so they have a budget of
-    /// their own.
+    /// A budget for the archive's request URLs, query lists, header fields, redirect targets and
+    /// entry comments: their bytes, each name–value pair counted with 64 bytes more for what
+    /// holding it costs (so a count, near the memory they take, not a measure of it). Once an
+    /// exchange would take the archive past it, the archive is full, as after ``maximumEntries``:
+    /// that exchange and every later one are counted in ``droppedEntryCount``, not kept, so the
+    /// archive never has a hole in the middle. A server's redirects can choose these (a
+    /// `Location` of 80 KB holds 40,000 query items), so they have a budget of their own.
     public let maximumTotalHeadSize: Int
 
     private struct State: Sendable {
@@ -45,6 +47,8 @@ public final class HARRecorder: Sendable {
         var dropped = 0
         var bodyBytes = 0
         var headBytes = 0
+        /// Set once an exchange did not fit ``maximumTotalHeadSize``: nothing more is kept.
+        var headsFull = false
     }
 
     private let state = Locked(State())
@@ -68,9 +72,8 @@ public final class HARRecorder: Sendable {
     /// ``maximumTotalHeadSize``.
     static func headSize(of entry: HARArchive.Entry) -> Int {
         let pairs = entry.request.headers + entry.request.queryString + entry.response.headers
-        return pairs.reduce(entry.request.url.utf8.count + entry.response.redirectURL.utf8.count) {
-            $0 + $1.name.utf8.count + $1.value.utf8.count + 32
-        }
+        let text = [entry.request.url, entry.response.redirectURL, entry.comment ?? "", entry.response.content.mimeType]
+        return pairs.reduce(text.reduce(0) { $0 + $1.utf8.count }) { $0 + $1.name.utf8.count + $1.value.utf8.count + 64 }
     }
 
     /// `transport`, with every exchange recorded here.
@@ -110,7 +113,8 @@ public final class HARRecorder: Sendable {
         let note: @Sendable (Int) -> String = { size in "\(HAREntryWriter.notRecordedMarker) \(size) bytes not recorded: the archive's bodies reached \(budget) bytes" }
         let headSize = Self.headSize(of: recorded)
         state.withLock { state in
-            guard state.entries.count < maximumEntries, state.headBytes + headSize <= maximumTotalHeadSize else {
+            if !state.headsFull && state.headBytes + headSize > maximumTotalHeadSize { state.headsFull = true }
+            guard state.entries.count < maximumEntries, !state.headsFull else {
                 state.dropped += 1
                 return
             }

@@ -37,6 +37,30 @@ struct ConnectionOptionsTests {
         Self.expectOneLineFailure(wrong, mentioning: ["passphrase"])
         #expect(!wrong.standardError.contains("not-the-passphrase"))
         Self.expectOneLineFailure(try await ProcessRunner.net(["get", server, "--cacert", try await ConnectionPeers.file("ca.pem")]), mentioning: ["TLS"])
+        // --curl shows the passphrase as REDACTED, never as given.
+        let curl = try await ProcessRunner.net(common + ["--pass", "s3cret", "--curl"])
+        #expect(curl.status == 0 && curl.output.contains("REDACTED") && !curl.output.contains("s3cret"), "\(curl.output)")
+    }
+
+    @Test("a --cacert past 16 MiB and a --session past 64 MiB are usage errors that name the limit; the session file stays")
+    func localFileLimits() async throws {
+        let scratch = try ScratchDirectory()
+        // Sparse files: their size is what counts, and nothing is read past the limit.
+        func sparse(_ name: String, size: Int) throws -> String {
+            let path = scratch.path(name)
+            #expect(FileManager.default.createFile(atPath: path, contents: nil))
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+            try handle.truncate(atOffset: UInt64(size))
+            try handle.close()
+            return path
+        }
+        let bundle = try sparse("ca.pem", size: (16 << 20) + 1)
+        let cacert = try await ProcessRunner.net(["get", "--transport", "ahc", "--cacert", bundle, "https://127.0.0.1:9/"])
+        #expect(cacert.status == 2 && cacert.standardError.contains("larger than 16777216 bytes"), "\(cacert.standardError)")
+        let session = try sparse("session.json", size: (64 << 20) + 1)
+        let refused = try await ProcessRunner.net(["get", "http://127.0.0.1:9/", "--session", session])
+        #expect(refused.status == 2 && refused.standardError.contains("larger than 67108864 bytes"), "\(refused.standardError)")
+        #expect(try FileManager.default.attributesOfItem(atPath: session)[.size] as? Int == (64 << 20) + 1)
     }
 
     @Test("--pinnedpubkey: the server's own key passes, a rotation list passes, another key is exit 1 naming the host")

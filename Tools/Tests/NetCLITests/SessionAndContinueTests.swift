@@ -69,6 +69,18 @@ struct SessionAndContinueTests {
         #expect(try SessionFile.load(file).cookies.count == 3_000)
     }
 
+    @Test("a session that would pass 64 MiB is not saved: the old file stays as it was, no staging file is left")
+    func oversizedSessionNotSaved() throws {
+        let scratch = try ScratchDirectory()
+        let file = scratch.path("s.json")
+        try SessionFile(headers: [["X-Team", "blue"]]).save(to: file)
+        let before = try Data(contentsOf: URL(fileURLWithPath: file))
+        let huge = SessionFile(headers: [["X-Big", String(repeating: "x", count: SessionFile.maximumSize)]])
+        #expect(throws: UsageError.self) { try huge.save(to: file) }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path("")) == ["s.json"])
+    }
+
     @Test("--continue without --download is a usage error")
     func continueNeedsDownload() async throws {
         let result = try await ProcessRunner.net(["get", "http://127.0.0.1:9/", "--continue"])
