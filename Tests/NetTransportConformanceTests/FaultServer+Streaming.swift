@@ -13,7 +13,8 @@ import Glibc
 ///   non-blocking socket: records `blocked` the first time the client's window is full (the client
 ///   applies backpressure), then `finished`, or `closed-by-client`. With `pace=1` it pauses 1 ms
 ///   after every MiB, as a server that is not saturating loopback does, and stops (recording
-///   `released`) once the test calls `release(K)`, so a failed test leaves no flood behind.
+///   `released`) once the test calls `release(K)`, so a failed test leaves no flood behind. With
+///   `to=PATH` it is the body of a 302 to PATH.
 ///
 /// The pattern is byte i = i % 251, so a reader can check every byte without holding the body.
 extension FaultServer {
@@ -38,7 +39,9 @@ extension FaultServer {
         let key = query["key"] ?? ""
         let size = Int(query["size"] ?? "") ?? 1_000
         let record = { (event: String) in StreamingEvents.shared.record(event, key: key) }
-        guard send(connection, Self.head(200, length: size)) else { return false }
+        // `to=PATH`: the body is a redirect's, to PATH.
+        let head = query["to"].map { Self.head(302, length: size, extra: ["Location: \($0)"]) } ?? Self.head(200, length: size)
+        guard send(connection, head) else { return false }
         switch path {
         case "/hold":
             let first = min(size, Int(query["first"] ?? "") ?? 1)

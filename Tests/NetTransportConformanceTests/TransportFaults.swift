@@ -36,6 +36,12 @@ enum TransportFaults {
         /// with `curl --compressed` too, in every framing), and Net sees only the decoded bytes,
         /// so it cannot tell; a runner that sets this expects the short body (Docs/Linux-notes.md).
         var deliversTruncatedGzipAsWhole = false
+        /// FoundationNetworking reads a 301, 302, 303 or 305–308 to its end, holding the body in
+        /// memory, before its delegate (and so Net) learns of the response: a runner that sets
+        /// this proves in a child process that the call's deadline still ends it
+        /// (`URLSessionTransportFaultTests`), since meanwhile every URLSession of the process
+        /// waits (Docs/Linux-notes.md).
+        var readsRedirectBodiesWhole = false
     }
 
     /// One fault, named.
@@ -95,11 +101,27 @@ enum TransportFaults {
         Issue.record("a client socket to the fault server stayed in CLOSE_WAIT for \(TestTiming.scaled(.seconds(20))):\n\(sockets)")
     }
 
+    /// Runs `exchanges` (which sends requests under the keys it returns, made from the key it is
+    /// given) until the server has seen one of them arrive, within a minute (stretched under
+    /// sanitizers); returns every key used. A deadline can pass before the request is sent: on
+    /// URLSession while another suite's 1,000 concurrent requests kept FoundationNetworking busy,
+    /// none of five arrived in 8 s. Such a try still proves the timeout, but not what the
+    /// transport does with a connection it gave up on, which needs one that reached the server.
+    static func untilArrived(_ exchanges: (String) async throws -> [String]) async throws -> [String] {
+        let end = ContinuousClock.now + TestTiming.scaled(.seconds(60))
+        var keys: [String] = []
+        repeat {
+            let tried = try await exchanges(UUID().uuidString)
+            keys += tried
+            if tried.contains(where: { FaultServer.shared.events($0).contains("arrived") }) { break }
+        } while ContinuousClock.now < end
+        return keys
+    }
+
     /// Waits (bounded, for a hang) until the server has seen the client close the connection of
     /// each of `keys`' requests that reached it, and at least one did: a transport that gave up on
     /// an exchange but kept its socket open fails here. A request that never reached the route
-    /// (on a loaded machine the deadline can pass before it is sent: seen once in a full run) left
-    /// no connection to it, and is not held against the transport; the callers send more than one.
+    /// (``untilArrived(_:)``) left no connection to it, and is not held against the transport.
     static func expectClosedByClient(_ keys: [String]) async throws {
         let server = FaultServer.shared
         let arrived = { keys.filter { server.events($0).contains("arrived") } }
@@ -204,6 +226,18 @@ enum TransportFaults {
                     "\(FaultServer.shared.events(key))")
             #expect(!FaultServer.shared.events(key).contains("finished"))
         },
+        Fault(name: "a redirect with an endless body: followed after at most 64 KiB of it, its connection closed long before the server could send it all") { subject in
+            guard !subject.readsRedirectBodiesWhole else { return }
+            // 4 GiB at 1 ms per MiB, as above: a transport that read the 3xx body to its end would
+            // let the server finish first.
+            let key = UUID().uuidString
+            defer { FaultServer.shared.release(key) }
+            let response = try await subject.make().send(try request("/flood?key=\(key)&size=4294967296&pace=1&to=/ok%3Fsize%3D3"))
+            #expect(response.head.statusCode == 200 && response.body.count == 3)
+            #expect(await FaultServer.shared.wait(for: "closed-by-client", key: key, limit: TestTiming.scaled(.seconds(20))),
+                    "\(FaultServer.shared.events(key))")
+            #expect(!FaultServer.shared.events(key).contains("finished"))
+        },
         Fault(name: "closed before responding: connection lost at once") { subject in
             try await expectFailure(subject.make(), "/close", isLost)
             try await expectNoHalfClosedSockets()
@@ -227,22 +261,20 @@ enum TransportFaults {
         },
         Fault(name: "stalls after the headers: times out at the deadline, download untouched") { subject in
             let transport = subject.make()
-            let (read, downloaded) = (UUID().uuidString, UUID().uuidString)
-            // Not streamed: a stream's deadline ends at its head, and its reader decides how long to wait.
-            try await expectFailure(transport, "/stall?key=\(read)", timeout: .milliseconds(700), notBefore: .milliseconds(700), streamed: false, isTimeout)
-            try await expectDownloadFailureKeepsDestination(transport, "/stall?key=\(downloaded)", timeout: .milliseconds(700))
+            let keys = try await untilArrived { key in
+                // Not streamed: a stream's deadline ends at its head, and its reader decides how long to wait.
+                try await expectFailure(transport, "/stall?key=\(key)", timeout: .milliseconds(700), notBefore: .milliseconds(700), streamed: false, isTimeout)
+                try await expectDownloadFailureKeepsDestination(transport, "/stall?key=\(key)-download", timeout: .milliseconds(700))
+                return [key, key + "-download"]
+            }
             // The timed-out connections are closed, not left open (and so never in CLOSE_WAIT).
-            try await expectClosedByClient([read, downloaded])
+            try await expectClosedByClient(keys)
         },
         Fault(name: "trickles a byte a second: the deadline covers the whole exchange") { subject in
-            // An idle timer would never fire here; Net's deadline is for the whole exchange. Sent
-            // again (up to three times) only if the server has not seen it arrive.
-            var keys: [String] = []
-            for _ in 0..<3 {
-                let key = UUID().uuidString
-                keys.append(key)
+            let keys = try await untilArrived { key in
+                // An idle timer would never fire here; Net's deadline is for the whole exchange.
                 try await expectFailure(subject.make(), "/trickle?size=100&key=\(key)", timeout: .milliseconds(2_500), notBefore: .milliseconds(2_500), streamed: false, isTimeout)
-                if FaultServer.shared.events(key).contains("arrived") { break }
+                return [key]
             }
             try await expectClosedByClient(keys)
         },

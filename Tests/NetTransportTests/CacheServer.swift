@@ -6,8 +6,9 @@ import NIOCore
 /// A loopback server whose responses carry the caching headers a test asks for, counting the
 /// requests it answers per resource.
 ///
-/// - `GET|HEAD /cache/:id?cc=&etag=&lm=&vary=&expires=&size=`: 200 with those headers (`cc` is
-///   `Cache-Control`, `lm` is `Last-Modified`); the body names the id, the hit number and the
+/// - `GET|HEAD /cache/:id?cc=&etag=&lm=&vary=&expires=&size=&cookie=&status=`: 200 (or `status`)
+///   with those headers (`cc` is `Cache-Control`, `lm` is `Last-Modified`, `cookie` a
+///   `Set-Cookie`); the body names the id, the hit number and the
 ///   `Vary`ed request header's value, padded to `size` bytes. A matching `If-None-Match` or
 ///   `If-Modified-Since` gets 304 with the same caching headers and `X-Revalidated: n` (and
 ///   `Set-Cookie: C` with `cookie304=C`); with `changed=1` validators are ignored and every answer
@@ -67,7 +68,9 @@ enum CacheServer {
                 body += String(repeating: ".", count: size - body.utf8.count)
             }
             fields[.contentType] = "text/plain"
-            return Response(status: .ok, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+            if let cookie = query.get("cookie") { fields[.setCookie] = String(cookie) }
+            let status = query.get("status").flatMap { Int($0) }.map { HTTPResponse.Status(code: $0) } ?? .ok
+            return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
         }
         router.get("/cache/:id", use: respond)
         router.head("/cache/:id", use: respond)

@@ -365,6 +365,28 @@ struct HARTests {
         }
     }
 
+    @Test("a body the caller left unfinished, without an error, replays as far as it was read", .timeLimit(.minutes(1)))
+    func droppedReadReplaysWhatWasRead() async throws {
+        let recorder = HARRecorder()
+        let client = NetworkClient(transport: recorder.recording(URLSessionTransport()))
+        // The server sends 10 of 20 bytes, then waits ten minutes; the caller stops after the first chunk.
+        let request = try await TransportTest.request("/stall-body/600000")
+        do {
+            let response = try await client.requestStream(for: request)
+            for try await chunk in response.body {
+                #expect(chunk.count == 10)
+                break
+            }
+        }
+        // The entry is kept once the dropped body has ended it.
+        #expect(await eventually(within: TestTiming.scaled(.seconds(20))) { !recorder.archive.log.entries.isEmpty })
+        let entry = try #require(recorder.archive.log.entries.first)
+        #expect(entry.comment?.hasPrefix("the body was not read to its end") == true, "\(entry.comment ?? "no comment")")
+        let replay = NetworkClient(transport: StubTransport(replaying: recorder.archive))
+        let replayed = try await replay.requestData(for: request.url.absoluteString)
+        #expect(replayed.data.count == 10)
+    }
+
     @Test("a damaged HAR file is a typed error")
     func damaged() throws {
         #expect(throws: HARError.self) { try HARArchive(data: Data("{\"log\": {}}".utf8)) }

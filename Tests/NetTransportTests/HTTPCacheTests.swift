@@ -141,6 +141,34 @@ struct HTTPCacheTests {
         #expect(try await Self.hits(id) == (1, 1))
     }
 
+    @Test("A response's Set-Cookie is never stored: a hit carries none, and a cookie deleted since stays deleted")
+    func setCookieNotStored() async throws {
+        let (id, url) = try await Self.resource(["cc": "max-age=60", "cookie": "session=first"])
+        let jar = CookieJar()
+        let client = NetworkClient(transport: URLSessionTransport(), cache: cache, cookieJar: jar)
+        let first = try await client.requestData(for: url)
+        #expect(first.response.headers["Set-Cookie"] == "session=first")  // the control: the server set it
+        #expect(jar.cookies.map { "\($0.name)=\($0.value)" } == ["session=first"])
+        try jar.removeAll()
+        let hit = try await client.requestData(for: url)
+        #expect(hit.response.cacheStatus == .cache)
+        #expect(hit.response.headers["Set-Cookie"] == nil)
+        #expect(jar.cookies.isEmpty, "a cache hit brought back a deleted cookie")
+        #expect(try await Self.hits(id) == (1, 0))
+    }
+
+    @Test("Stored by status: by default (404), with explicit freshness another 2xx (299); never a 206 or a 503, fresh or not")
+    func statuses() async throws {
+        for (status, stored) in [(404, true), (299, true), (206, false), (503, false)] {
+            let (id, url) = try await Self.resource(["cc": "max-age=60", "status": "\(status)"])
+            _ = try await client.requestData(for: url)
+            let second = try await client.requestData(for: url)
+            #expect(second.statusCode.rawValue == status)
+            #expect((second.response.cacheStatus == .cache) == stored, "\(status): \(second.response.cacheStatus)")
+            #expect(try await Self.hits(id) == (stored ? 1 : 2, 0), "\(status)")
+        }
+    }
+
     @Test("A revalidation answered with a new 200 replaces the stored response")
     func replacedOnRevalidation() async throws {
         let (id, url) = try await Self.resource(["cc": "no-cache", "etag": "\"r\"", "changed": "1"])

@@ -145,15 +145,7 @@ struct NetworkCallEndTests {
         await #expect(throws: NetworkError.self) { for try await _ in short.body {} }
         #expect(lines.value.last?.hasPrefix("[Net] ✗ body of ") == true)
         // A reading task cancelled part-way: "dropped", as Sessions.md says, not an error line.
-        let cancelled = try await client.requestStream(for: "https://api.example.com/large")
-        let start = AsyncSignal()
-        let reader = Task {
-            await start.wait()
-            for try await _ in cancelled.body {}
-        }
-        reader.cancel()
-        start.fire()
-        await #expect(throws: CancellationError.self) { try await reader.value }
+        await Self.readFromCancelledTask(try await client.requestStream(for: "https://api.example.com/large"))
         #expect(lines.value.last?.hasPrefix("[Net] ← body of ") == true && lines.value.last?.hasSuffix("dropped before its end") == true,
                 "\(lines.value.last ?? "")")
     }
@@ -170,8 +162,14 @@ struct NetworkCallEndTests {
     @Test("a stream whose reading task is cancelled ends the call as dropped, not as failed")
     func readerCancelled() async throws {
         let (client, recorder) = answering(Self.inChunks)
-        let stream = try await client.requestStream(for: "https://api.example.com/s")
-        // Read from a task already cancelled: the body ends with CancellationError, not as complete.
+        await Self.readFromCancelledTask(try await client.requestStream(for: "https://api.example.com/s"))
+        #expect(recorder.events.value == ["head, streams: true", "dropped"])
+        #expect(recorder.ends.value.first?.error == nil)
+    }
+
+    /// Reads `stream`'s body from a task cancelled before it starts: the body ends with
+    /// `CancellationError`, not as complete.
+    static func readFromCancelledTask(_ stream: NetworkStreamResponse) async {
         let start = AsyncSignal()
         let reader = Task {
             await start.wait()
@@ -180,7 +178,5 @@ struct NetworkCallEndTests {
         reader.cancel()
         start.fire()
         await #expect(throws: CancellationError.self) { try await reader.value }
-        #expect(recorder.events.value == ["head, streams: true", "dropped"])
-        #expect(recorder.ends.value.first?.error == nil)
     }
 }

@@ -97,7 +97,9 @@ h9v+XZkpgtNJkpI8nOJEScdD
             return !port.isEmpty
         }
         try #require(listening, "the HTTPS server did not start: \(process.standardError)")
-        let request = try NetworkRequest(url: "https://127.0.0.1:\(port)/", timeout: .seconds(10))
+        // The deadline only catches a hang: a full run's other URLSession load (1,000 concurrent
+        // requests) once held this handshake past 10 s.
+        let request = try NetworkRequest(url: "https://127.0.0.1:\(port)/", timeout: TestTiming.scaled(.seconds(60)))
         await #expect {
             _ = try await URLSessionTransport().send(request)
         } throws: { error in

@@ -3,6 +3,9 @@
 //
 //   URLSessionFaultProbe URL
 //       one GET (a server closing inside the header block stops the process)
+//   URLSessionFaultProbe timed SECONDS URL
+//       one GET with that deadline; then prints the growth of the process's peak resident
+//       memory over the exchange ("peak growth KB N"), for a redirect whose body never ends
 //   URLSessionFaultProbe upload grow|shrink URL
 //       PUTs a sparse 32 MiB file and, at the first upload progress report, grows it by 100 KB
 //       or cuts it 2 MiB past what has gone; Net then stops the upload mid-send, which
@@ -42,8 +45,29 @@ func upload(_ mode: String, to url: String) async throws -> TransportResponse {
     }
 }
 
+/// The process's peak resident memory so far (VmHWM), in KB.
+func peakKilobytes() -> Int {
+    let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+    let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
+    return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+}
+
+/// One GET with a deadline of `seconds`; prints its outcome, then the peak's growth over it.
+func timed(_ seconds: String, _ url: String) async -> Int32 {
+    let before = peakKilobytes()
+    do {
+        let response = try await URLSessionTransport().send(try NetworkRequest(url: url, timeout: .seconds(Int(seconds) ?? 5)))
+        print("response \(response.head.statusCode) \(response.body.count) bytes")
+    } catch {
+        print("error \(error)")
+    }
+    print("peak growth KB \(peakKilobytes() - before)")
+    return 0
+}
+
 func run() async -> Int32 {
     let arguments = Array(CommandLine.arguments.dropFirst())
+    if arguments.count == 3 && arguments[0] == "timed" { return await timed(arguments[1], arguments[2]) }
     do {
         let response: TransportResponse
         switch arguments.count {
@@ -52,7 +76,7 @@ func run() async -> Int32 {
         case 3 where arguments[0] == "upload" && ["grow", "shrink"].contains(arguments[1]):
             response = try await upload(arguments[1], to: arguments[2])
         default:
-            FileHandle.standardError.write(Data("usage: URLSessionFaultProbe URL | upload grow|shrink URL\n".utf8))
+            FileHandle.standardError.write(Data("usage: URLSessionFaultProbe URL | timed SECONDS URL | upload grow|shrink URL\n".utf8))
             return 2
         }
         print("response \(response.head.statusCode) \(response.body.count) bytes")

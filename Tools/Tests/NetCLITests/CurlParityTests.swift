@@ -85,6 +85,14 @@ struct CurlParityTests {
                 "\(notFollowing.output)")
     }
 
+    @Test("A URL without a scheme is http: ':8080/items' is http://localhost:8080/items, 'example.com/x' is http://example.com/x")
+    func shorthandURLs() async throws {
+        let port = try await ProcessRunner.net(["get", ":8080/items", "--curl"])
+        #expect(port.status == 0 && port.output.contains("'http://localhost:8080/items'"), "\(port.output)")
+        let host = try await ProcessRunner.net(["get", "example.com/x", "--curl"])
+        #expect(host.status == 0 && host.output.contains("'http://example.com/x'"), "\(host.output)")
+    }
+
     @Test("Credentials are redacted in the printed command")
     func redacted() async throws {
         let printed = try await ProcessRunner.net([

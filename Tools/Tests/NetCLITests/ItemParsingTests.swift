@@ -55,6 +55,32 @@ struct ItemParsingTests {
         #expect(JSONText.prettyPrinted(Data("\"text\"".utf8)) == "\"text\"")
     }
 
+    @Test("pretty-printing is bounded: over 8 MiB or 64 levels printed as it came, output at most 4x + 4 KiB, indentation capped at 16 levels")
+    func prettyPrintingBounds() throws {
+        // 8 MiB of valid JSON is indented; one byte more is not.
+        let atLimit = "[" + String(repeating: " ", count: JSONText.prettyPrintingSizeLimit - 2) + "]"
+        #expect(JSONText.prettyPrinted(Data(atLimit.utf8)) != nil)
+        #expect(JSONText.prettyPrinted(Data((atLimit + " ").utf8)) == nil)
+        // 64 levels are indented, 65 are not.
+        let nested = { (depth: Int) in String(repeating: "[", count: depth) + String(repeating: "]", count: depth) }
+        #expect(JSONText.prettyPrinted(Data(nested(64).utf8)) != nil)
+        #expect(JSONText.prettyPrinted(Data(nested(65).utf8)) == nil)
+        // A costly shape within both limits: 60 levels of arrays, repeated to 1 MB. Indented, each
+        // bracket would take a line of up to 32 spaces, far past four times the body: it comes
+        // back raw (nil). Five levels of the same stay within the budget and are indented.
+        let deep = "[" + Array(repeating: nested(60), count: 1_000_000 / 121).joined(separator: ",") + "]"
+        #expect(JSONText.prettyPrinted(Data(deep.utf8)) == nil)
+        let shallow = "[" + Array(repeating: "[1,[2]]", count: 1_000).joined(separator: ",") + "]"
+        let indentedShallow = try #require(JSONText.prettyPrinted(Data(shallow.utf8)))
+        #expect(indentedShallow.utf8.count <= 4 * shallow.utf8.count + 4_096)
+        // Indentation stops at 16 levels: no line of 40 levels starts with more than 32 spaces.
+        let forty = String(repeating: "[1,", count: 40) + "1" + String(repeating: "]", count: 40)
+        let indented = try #require(JSONText.prettyPrinted(Data(forty.utf8)))
+        let lines: [Substring] = indented.split(separator: "\n")
+        let widest = lines.map { line in line.prefix { $0 == " " }.count }.max() ?? 0
+        #expect(widest == 2 * JSONText.indentationDepthCap, "\(widest) spaces")
+    }
+
     @Test("JSON string literals escape quotes, backslashes and control characters")
     func quoting() throws {
         let text = "a\"b\\c\nd\u{1}é"
