@@ -10,7 +10,8 @@ import Testing
 /// CLOSE_WAIT scan of ``ClientSockets`` cannot see a transport that keeps a reset connection's
 /// descriptor: this asks each descriptor for its TCP state and its local port instead, and counts
 /// only those bound to a port `FaultServer` reset, so another suite's sockets running beside the
-/// fault suite are not blamed.
+/// fault suite are not blamed. The ports are the whole run's: a leak by one transport's fault
+/// suite can fail the other's check, still a real leak, named by its port in the message.
 enum ResetSockets {
     /// The descriptors of this process's IPv4 and IPv6 stream sockets in TCP's CLOSE state whose
     /// local port is among `ports`, with those ports.

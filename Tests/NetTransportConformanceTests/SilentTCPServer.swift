@@ -15,11 +15,17 @@ import Testing
 final class SilentTCPServer: Sendable {
     let port: UInt16
     private let counts = Mutex<(accepted: Int, closed: Int)>((0, 0))
+    /// The client ports of the connections accepted, in order, and of those the client closed.
+    private let ports = Mutex<(accepted: [UInt16], closed: Set<UInt16>)>(([], []))
 
     /// Connections accepted so far.
     var accepted: Int { counts.withLock { $0.accepted } }
     /// Of those, the ones the client has closed.
     var closed: Int { counts.withLock { $0.closed } }
+    /// The client ports of the connections accepted so far, in the order they were accepted.
+    var acceptedPorts: [UInt16] { ports.withLock { $0.accepted } }
+    /// Whether the connection from client port `port` was accepted and then closed by the client.
+    func sawClosed(fromPort port: UInt16) -> Bool { ports.withLock { $0.closed.contains(port) } }
 
     /// Listens at once on `address` ("0.0.0.0": every 127.x.y.z address reaches it); one for each
     /// test, so that what it counts is that test's (its thread lives as long as the test process).
@@ -30,17 +36,51 @@ final class SilentTCPServer: Sendable {
             while true {
                 let connection = accept(listener, nil, nil)
                 guard connection >= 0 else { continue }
+                let peer = Self.peerPort(connection)
+                ports.withLock { $0.accepted.append(peer) }
                 counts.withLock { $0.accepted += 1 }
-                Thread.detachNewThread { self.readUntilClosed(connection) }
+                Thread.detachNewThread { self.readUntilClosed(connection, peer: peer) }
             }
         }
     }
 
-    private func readUntilClosed(_ connection: Int32) {
+    private func readUntilClosed(_ connection: Int32, peer: UInt16) {
         var scratch = [UInt8](repeating: 0, count: 4_096)
         while read(connection, &scratch, scratch.count) > 0 {}
         close(connection)
+        _ = ports.withLock { $0.closed.insert(peer) }
         counts.withLock { $0.closed += 1 }
+    }
+
+    /// The client's port of an accepted connection (0 if it cannot be read).
+    private static func peerPort(_ connection: Int32) -> UInt16 {
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(connection, $0, &length) }
+        }
+        return named == 0 ? UInt16(bigEndian: address.sin_port) : 0
+    }
+
+    /// Whether `transport`, sending `request` here, opened no connection: a marker connection,
+    /// opened and closed after the call, is the first this server accepted once it has seen the
+    /// marker closed (accept takes connections in the order they came).
+    func expectNoConnection(after call: () async -> Void) async throws {
+        await call()
+        let marker = try #require(connectToLoopback(port: port), "connect: \(errno)")
+        let markerPort = Self.localPort(marker)
+        close(marker)
+        #expect(await eventually(within: TestTiming.scaled(.seconds(20))) { self.sawClosed(fromPort: markerPort) })
+        #expect(acceptedPorts == [markerPort], "the call opened connections from ports \(acceptedPorts.filter { $0 != markerPort })")
+    }
+
+    private static func localPort(_ descriptor: Int32) -> UInt16 {
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        return UInt16(bigEndian: address.sin_port)
     }
 
     /// Sends `request` through `transport`, gives the call up (cancels it) once this server has a

@@ -37,10 +37,10 @@ enum TransportFaults {
         /// so it cannot tell; a runner that sets this expects the short body (Docs/Linux-notes.md).
         var deliversTruncatedGzipAsWhole = false
         /// FoundationNetworking reads a 301, 302, 303 or 305–308 to its end, holding the body in
-        /// memory, before its delegate (and so Net) learns of the response: a runner that sets
-        /// this proves in a child process that the call's deadline still ends it
-        /// (`URLSessionTransportFaultTests`), since meanwhile every URLSession of the process
-        /// waits (Docs/Linux-notes.md).
+        /// memory, before its delegate (and so Net) learns of the response, and cannot be stopped
+        /// meanwhile: a runner that sets this shows what happens in a child process instead
+        /// (`URLSessionTransportFaultTests`), since the transfer would hold this process's
+        /// URLSession work for as long as it lives (Docs/Linux-notes.md).
         var readsRedirectBodiesWhole = false
     }
 

@@ -26,9 +26,9 @@ package struct CookieStorage: Sendable {
     package static let maximumCount = 3000
 
     /// A storage holding `cookies`, within the same limits as cookies a server sets (a jar file
-    /// edited to hold more keeps the newest of each domain, then of all; a cookie larger than a
-    /// server may set, or with a longer path, is left out, so that one stored before a limit
-    /// existed is neither sent nor kept from being replaced).
+    /// edited to hold more keeps the newest of each domain, then of all; a cookie whose name and
+    /// value, or whose path, is larger than a server's may be is left out, so that one stored
+    /// before a limit existed is neither sent nor kept from being replaced).
     package init(_ cookies: [NetworkCookie] = [], now: Date = Date()) {
         for cookie in cookies where Self.isWithinSizeLimits(cookie) { insert(cookie) }
         for domain in Array(byDomain.keys) { evict(from: domain, now: now) }

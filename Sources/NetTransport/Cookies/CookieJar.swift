@@ -27,7 +27,9 @@ public final class CookieJar: Sendable {
     private let fileURL: URL?
     private let now: @Sendable () -> Date
 
-    /// A jar in memory, holding `cookies` to start with.
+    /// A jar in memory, holding `cookies` to start with, within the limits a server's cookies
+    /// have: a cookie whose name and value pass 4 KiB, or whose path passes 1 KiB, is left out;
+    /// past 50 a domain or 3,000 in all, the newest are kept.
     ///
     /// - Parameter now: the time expiry is judged at; `Date()` by default.
     public init(cookies: [NetworkCookie] = [], now: @escaping @Sendable () -> Date = { Date() }) {
@@ -36,7 +38,8 @@ public final class CookieJar: Sendable {
         self.now = now
     }
 
-    /// A jar kept in `fileURL`: read now if it exists, and rewritten (owner-only, 0600, replaced
+    /// A jar kept in `fileURL`: read now if it exists (its cookies held to the same limits as
+    /// ``init(cookies:now:)``'s), and rewritten (owner-only, 0600, replaced
     /// atomically) whenever a response changes a cookie. When the file cannot be rewritten, the
     /// exchange whose cookies could not be saved throws ``CookieJarError/unwritable(path:reason:)``
     /// rather than let the file fall silently behind the jar.

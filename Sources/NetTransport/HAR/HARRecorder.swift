@@ -36,9 +36,11 @@ public final class HARRecorder: Sendable {
     /// entry comments: their bytes, each name–value pair counted with 64 bytes more for what
     /// holding it costs (so a count, near the memory they take, not a measure of it). Once an
     /// exchange would take the archive past it, the archive is full, as after ``maximumEntries``:
-    /// that exchange and every later one are counted in ``droppedEntryCount``, not kept, so the
-    /// archive never has a hole in the middle. A server's redirects can choose these (a
-    /// `Location` of 80 KB holds 40,000 query items), so they have a budget of their own.
+    /// that exchange and every one that finishes after it are counted in ``droppedEntryCount``,
+    /// not kept (exchanges are kept as they finish, so with several at once one that started
+    /// earlier may be among them). A server's redirects can choose these (a `Location` of 80 KB
+    /// holds 40,000 query items), so they have a budget of their own; one such server can end a
+    /// recording, never grow it past the budget.
     public let maximumTotalHeadSize: Int
 
     private struct State: Sendable {

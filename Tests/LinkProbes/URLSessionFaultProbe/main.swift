@@ -4,8 +4,9 @@
 //   URLSessionFaultProbe URL
 //       one GET (a server closing inside the header block stops the process)
 //   URLSessionFaultProbe timed SECONDS URL
-//       one GET with that deadline; then prints the growth of the process's peak resident
-//       memory over the exchange ("peak growth KB N"), for a redirect whose body never ends
+//       one GET with that deadline, for a redirect whose body never ends: prints its outcome,
+//       how long it took and the growth of the process's peak resident memory over it, then
+//       waits to be ended
 //   URLSessionFaultProbe upload grow|shrink URL
 //       PUTs a sparse 32 MiB file and, at the first upload progress report, grows it by 100 KB
 //       or cuts it 2 MiB past what has gone; Net then stops the upload mid-send, which
@@ -52,16 +53,40 @@ func peakKilobytes() -> Int {
     return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
 }
 
-/// One GET with a deadline of `seconds`; prints its outcome, then the peak's growth over it.
+/// Whether `timed`'s call has ended, for its watchdog on another thread.
+final class EndFlag: Sendable {
+    let value = Mutex(false)
+}
+
+/// One GET with a deadline of `seconds`. Prints one line: its outcome, the seconds it took and
+/// the growth of the peak over it (`error … | elapsed 2.003 | peak growth KB 37424`), then stays
+/// alive until ended, so that the parent can see which connections the process still holds. If
+/// the call has not ended 10 s past its deadline, it says so and exits 1 at once, so that a broken
+/// deadline cannot leave it buffering an endless body.
 func timed(_ seconds: String, _ url: String) async -> Int32 {
-    let before = peakKilobytes()
-    do {
-        let response = try await URLSessionTransport().send(try NetworkRequest(url: url, timeout: .seconds(Int(seconds) ?? 5)))
-        print("response \(response.head.statusCode) \(response.body.count) bytes")
-    } catch {
-        print("error \(error)")
+    let deadline = Int(seconds) ?? 5
+    let ended = EndFlag()
+    DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(deadline + 10)) {
+        guard !ended.value.withLock({ $0 }) else { return }
+        FileHandle.standardOutput.write(Data("no end \(deadline + 10) s after the call began\n".utf8))
+        exit(1)
     }
-    print("peak growth KB \(peakKilobytes() - before)")
+    let before = peakKilobytes()
+    let start = ContinuousClock.now
+    let outcome: String
+    do {
+        let response = try await URLSessionTransport().send(try NetworkRequest(url: url, timeout: .seconds(deadline)))
+        outcome = "response \(response.head.statusCode) \(response.body.count) bytes"
+    } catch {
+        outcome = "error \(error)"
+    }
+    let elapsed = ContinuousClock.now - start
+    ended.value.withLock { $0 = true }
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    // Written at once (not through stdout's buffer): the parent reads it while this process lives.
+    FileHandle.standardOutput.write(Data("\(outcome) | elapsed \(seconds) | peak growth KB \(peakKilobytes() - before)\n".utf8))
+    // Ended by the parent; gone by itself after two minutes if the parent is gone.
+    try? await Task.sleep(for: .seconds(120))
     return 0
 }
 
