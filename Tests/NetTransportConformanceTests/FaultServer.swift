@@ -294,12 +294,7 @@ final class FaultServer: Sendable {
 
     /// SO_LINGER with a zero timeout makes close(2) send RST instead of FIN.
     private func reset(_ connection: Int32) {
-        var peer = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let named = withUnsafeMutablePointer(to: &peer) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(connection, $0, &length) }
-        }
-        if named == 0 { _ = resetPorts.withLock { $0.insert(UInt16(bigEndian: peer.sin_port)) } }
+        if let port = socketPort(connection, peer: true) { _ = resetPorts.withLock { $0.insert(port) } }
         var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
         setsockopt(connection, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
     }

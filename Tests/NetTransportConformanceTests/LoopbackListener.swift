@@ -44,3 +44,18 @@ func connectToLoopback(port: UInt16) -> Int32? {
     }
     return descriptor
 }
+
+/// The port of a TCP socket's own end (`getsockname`), or with `peer` of the other end
+/// (`getpeername`); `nil` when it cannot be read. IPv4 or IPv6: both keep the port, in network
+/// order, right after the family.
+func socketPort(_ descriptor: Int32, peer: Bool = false) -> UInt16? {
+    var address = sockaddr_storage()
+    var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+    let named = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            peer ? getpeername(descriptor, $0, &length) : getsockname(descriptor, $0, &length)
+        }
+    }
+    guard named == 0 else { return nil }
+    return withUnsafeBytes(of: &address) { UInt16($0[2]) << 8 | UInt16($0[3]) }
+}

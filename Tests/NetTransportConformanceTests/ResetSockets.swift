@@ -22,7 +22,8 @@ enum ResetSockets {
         }
         var found: [Int32: UInt16] = [:]
         for descriptor in entries.compactMap(Int32.init) where isClosedTCPSocket(descriptor) {
-            if let port = localPort(descriptor), ports.contains(port) { found[descriptor] = port }
+            // A reset leaves the socket its own port.
+            if let port = socketPort(descriptor), ports.contains(port) { found[descriptor] = port }
         }
         return found
     }
@@ -44,20 +45,6 @@ enum ResetSockets {
         var length = socklen_t(info.count)
         guard getsockopt(descriptor, Int32(IPPROTO_TCP), tcpInfo, &info, &length) == 0, length >= 1 else { return false }
         return info[0] == tcpClose
-    }
-
-    /// The socket's own port (`getsockname`), which a reset leaves in place.
-    private static func localPort(_ descriptor: Int32) -> UInt16? {
-        var address = sockaddr_storage()
-        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        let named = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
-        guard named == 0 else { return nil }
-        return withUnsafeBytes(of: &address) { bytes in
-            // sin_port and sin6_port sit at the same offset, after the family, in network order.
-            UInt16(bytes[2]) << 8 | UInt16(bytes[3])
-        }
     }
 
     private static func option(_ descriptor: Int32, _ level: Int32, _ name: Int32) -> Int32? {

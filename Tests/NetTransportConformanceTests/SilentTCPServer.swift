@@ -36,7 +36,7 @@ final class SilentTCPServer: Sendable {
             while true {
                 let connection = accept(listener, nil, nil)
                 guard connection >= 0 else { continue }
-                let peer = Self.peerPort(connection)
+                let peer = socketPort(connection, peer: true) ?? 0
                 ports.withLock { $0.accepted.append(peer) }
                 counts.withLock { $0.accepted += 1 }
                 Thread.detachNewThread { self.readUntilClosed(connection, peer: peer) }
@@ -52,35 +52,16 @@ final class SilentTCPServer: Sendable {
         counts.withLock { $0.closed += 1 }
     }
 
-    /// The client's port of an accepted connection (0 if it cannot be read).
-    private static func peerPort(_ connection: Int32) -> UInt16 {
-        var address = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let named = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(connection, $0, &length) }
-        }
-        return named == 0 ? UInt16(bigEndian: address.sin_port) : 0
-    }
-
     /// Whether `transport`, sending `request` here, opened no connection: a marker connection,
     /// opened and closed after the call, is the first this server accepted once it has seen the
     /// marker closed (accept takes connections in the order they came).
     func expectNoConnection(after call: () async -> Void) async throws {
         await call()
         let marker = try #require(connectToLoopback(port: port), "connect: \(errno)")
-        let markerPort = Self.localPort(marker)
+        let markerPort = try #require(socketPort(marker), "getsockname: \(errno)")
         close(marker)
         #expect(await eventually(within: TestTiming.scaled(.seconds(20))) { self.sawClosed(fromPort: markerPort) })
         #expect(acceptedPorts == [markerPort], "the call opened connections from ports \(acceptedPorts.filter { $0 != markerPort })")
-    }
-
-    private static func localPort(_ descriptor: Int32) -> UInt16 {
-        var address = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
-        return UInt16(bigEndian: address.sin_port)
     }
 
     /// Sends `request` through `transport`, gives the call up (cancels it) once this server has a
