@@ -35,17 +35,29 @@ package final class ExchangeDelegate: HTTPClientResponseDelegate, CancellableAtt
     /// Unread bytes below which a paused connection is read again: 64 KiB.
     static let resumeBelow = 64 << 10
 
+    /// Who waits for the head, and for the next part of the body.
+    ///
+    /// Unsafe continuations: `CheckedContinuation` is a resilient type of the Concurrency library,
+    /// so every copy and destroy of one (each look at a waiter under the lock) went through the
+    /// runtime's generic value witnesses, about 2,000 instructions per exchange (valgrind's
+    /// callgrind, Benchmarks/NOTEBOOK.md, "Instruction counts"). Resumed exactly once: each is
+    /// either resumed at once, never stored, or stored in the state and resumed only by the one
+    /// caller that takes it out of the state under the lock (`take()`, or set to `nil` in the same
+    /// critical section).
+    private typealias HeadWaiter = UnsafeContinuation<HTTPResponseHead, any Error>
+    private typealias BodyWaiter = UnsafeContinuation<ByteBuffer?, any Error>
+
     private struct State: Sendable {
         var task: HTTPClient.Task<Void>?
         var head: HTTPResponseHead?
         var headReleased = false
-        var headWaiter: CheckedContinuation<HTTPResponseHead, any Error>?
+        var headWaiter: HeadWaiter?
         /// Parts not yet taken; a taken part leaves at once, so that its bytes can be freed.
-        var parts = CircularBuffer<ByteBuffer>()
+        var parts = CircularBuffer<ByteBuffer>(initialCapacity: 4)
         var unread = 0
         /// Completed when the reader has caught up: AsyncHTTPClient reads on only then.
         var paused: EventLoopPromise<Void>?
-        var bodyWaiter: CheckedContinuation<ByteBuffer?, any Error>?
+        var bodyWaiter: BodyWaiter?
         /// A wake-up of the waiting reader is on the event loop's queue.
         var wakeScheduled = false
         /// How AsyncHTTPClient ended the exchange: finished, or failed.
@@ -97,7 +109,7 @@ package final class ExchangeDelegate: HTTPClientResponseDelegate, CancellableAtt
     /// The response head, once it has been handed over; AsyncHTTPClient's error if none came.
     /// Asked for once per exchange: the head is moved out to its caller, not kept.
     package func head() async throws -> HTTPResponseHead {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponseHead, any Error>) in
+        try await withUnsafeThrowingContinuation { (continuation: HeadWaiter) in
             let outcome = state.withLock { state -> Result<HTTPResponseHead, any Error>? in
                 if state.cancelled { return .failure(CancellationError()) }
                 // Moved out: the head is asked for once.
@@ -122,7 +134,7 @@ package final class ExchangeDelegate: HTTPClientResponseDelegate, CancellableAtt
         resume?.succeed(())
         if let taken { return try taken.get() }
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ByteBuffer?, any Error>) in
+            try await withUnsafeThrowingContinuation { (continuation: BodyWaiter) in
                 let (taken, resume) = state.withLock { state -> (Result<ByteBuffer?, any Error>?, EventLoopPromise<Void>?) in
                     let (taken, resume) = Self.take(&state)
                     if taken == nil {
@@ -159,20 +171,17 @@ package final class ExchangeDelegate: HTTPClientResponseDelegate, CancellableAtt
 
     /// The caller gave up (cancelled, or dropped the body): the request is cancelled, which closes
     /// its connection, and whoever waits gets `CancellationError`.
-    @inline(never)  // what it resumes (`Pending`, 344 bytes) stays out of the async frames that call it
+    @inline(never)  // its temporaries stay out of the async frames that call it
     package func cancel() {
         let pending = state.withLock { state -> Pending? in
             guard !state.cancelled else { return nil }
             state.cancelled = true
-            state.parts.removeAll()
+            state.parts.removeAll(keepingCapacity: true)
             state.unread = 0
-            var pending = Pending(taking: &state)
-            pending.task = state.end == nil ? state.task : nil
-            if let waiter = state.headWaiter { pending.head = (waiter, .failure(CancellationError())) }
-            if let waiter = state.bodyWaiter { pending.body = (waiter, .failure(CancellationError())) }
-            state.headWaiter = nil
-            state.bodyWaiter = nil
-            return pending
+            let paused = Pending.takePaused(&state)
+            let head = state.headWaiter.take().map { ($0, Result<HTTPResponseHead, any Error>.failure(CancellationError())) }
+            let body = state.bodyWaiter.take().map { ($0, Result<ByteBuffer?, any Error>.failure(CancellationError())) }
+            return Pending(task: state.end == nil ? state.task : nil, head: head, body: body, paused: paused)
         }
         pending?.resume()
     }
@@ -184,7 +193,7 @@ package final class ExchangeDelegate: HTTPClientResponseDelegate, CancellableAtt
         state.withLock { state -> Data? in
             guard case .success = state.end, !state.cancelled else { return nil }
             defer {
-                state.parts.removeAll()
+                state.parts.removeAll(keepingCapacity: true)  // without: a new buffer, allocated and grown (about 1,500 instructions)
                 state.unread = 0
             }
             if state.parts.count == 1, let part = state.parts.first { return ResponseChunks.data(sharing: part) }
@@ -201,17 +210,32 @@ package final class ExchangeDelegate: HTTPClientResponseDelegate, CancellableAtt
     }
 
     /// What to resume when the exchange ends, taken from the state to be resumed outside its lock.
-    private struct Pending {
-        var task: HTTPClient.Task<Void>?
-        var head: (CheckedContinuation<HTTPResponseHead, any Error>, Result<HTTPResponseHead, any Error>)?
-        var body: (CheckedContinuation<ByteBuffer?, any Error>, Result<ByteBuffer?, any Error>)?
+    ///
+    /// An object: as a value (344 bytes) it was copied and destroyed through the runtime's generic
+    /// witnesses for its optional tuples, seven copies and nine destroys per exchange, about 2,000
+    /// instructions (valgrind's callgrind, Benchmarks/NOTEBOOK.md, "Instruction counts"); one
+    /// allocation costs a tenth of that.
+    private final class Pending: Sendable {
+        let task: HTTPClient.Task<Void>?
+        let head: (HeadWaiter, Result<HTTPResponseHead, any Error>)?
+        let body: (BodyWaiter, Result<ByteBuffer?, any Error>)?
         let paused: EventLoopPromise<Void>?
 
-        /// Takes the paused read, over once the exchange is.
-        init(taking state: inout State) {
-            paused = state.paused
-            state.paused = nil
+        init(task: HTTPClient.Task<Void>?,
+             head: (HeadWaiter, Result<HTTPResponseHead, any Error>)?,
+             body: (BodyWaiter, Result<ByteBuffer?, any Error>)?,
+             paused: EventLoopPromise<Void>?) {
+            self.task = task
+            self.head = head
+            self.body = body
+            self.paused = paused
+        }
+
+        /// Takes the paused read, over once the exchange is; first, so that taking a part after it
+        /// cannot hand the read on to be resumed by nobody.
+        static func takePaused(_ state: inout State) -> EventLoopPromise<Void>? {
             state.headReleased = true
+            return state.paused.take()
         }
 
         func resume() {
@@ -237,7 +261,7 @@ package final class ExchangeDelegate: HTTPClientResponseDelegate, CancellableAtt
     }
 
     private func releaseHead() {
-        let (waiter, head) = state.withLock { state -> (CheckedContinuation<HTTPResponseHead, any Error>?, HTTPResponseHead?) in
+        let (waiter, head) = state.withLock { state -> (HeadWaiter?, HTTPResponseHead?) in
             guard !state.headReleased, state.head != nil else { return (nil, nil) }
             state.headReleased = true
             guard let waiter = state.headWaiter.take() else { return (nil, nil) }  // `head()` takes it later
@@ -268,7 +292,7 @@ package final class ExchangeDelegate: HTTPClientResponseDelegate, CancellableAtt
     }
 
     private func wakeReader() {
-        let (waiter, taken, resume) = state.withLock { state -> (CheckedContinuation<ByteBuffer?, any Error>?, Result<ByteBuffer?, any Error>?, EventLoopPromise<Void>?) in
+        let (waiter, taken, resume) = state.withLock { state -> (BodyWaiter?, Result<ByteBuffer?, any Error>?, EventLoopPromise<Void>?) in
             state.wakeScheduled = false
             guard let waiter = state.bodyWaiter else { return (nil, nil, nil) }
             let (taken, resume) = Self.take(&state)
@@ -297,24 +321,26 @@ package final class ExchangeDelegate: HTTPClientResponseDelegate, CancellableAtt
             // Under the lock: a reader that sees the end may start the next call at once, and
             // that call must find this exchange no longer counted.
             affinity.ended(counted)
-            var pending = Pending(taking: &state)
-            if let waiter = state.headWaiter {
+            let paused = Pending.takePaused(&state)
+            var head: (HeadWaiter, Result<HTTPResponseHead, any Error>)?
+            if let waiter = state.headWaiter.take() {
                 // Moved out: with its waiter resumed, nothing asks for the head again.
-                if let head = state.head.take() {
-                    pending.head = (waiter, .success(head))
+                if let received = state.head.take() {
+                    head = (waiter, .success(received))
                 } else if case .failure(let error) = result {
-                    pending.head = (waiter, .failure(error))
+                    head = (waiter, .failure(error))
                 } else {
-                    pending.head = (waiter, .failure(NetworkError.transport(.connectionLost("the exchange ended without a response head"))))
+                    head = (waiter, .failure(NetworkError.transport(.connectionLost("the exchange ended without a response head"))))
                 }
-                state.headWaiter = nil
             }
-            if let waiter = state.bodyWaiter {
+            var body: (BodyWaiter, Result<ByteBuffer?, any Error>)?
+            if let waiter = state.bodyWaiter.take() {
                 // With the end set, taking always gives a part or the end.
-                pending.body = (waiter, Self.take(&state).0 ?? .success(nil))
-                state.bodyWaiter = nil
+                body = (waiter, Self.take(&state).0 ?? .success(nil))
             }
-            return pending
+            // Most exchanges end with no one waiting: nothing to allocate.
+            guard head != nil || body != nil || paused != nil else { return nil }
+            return Pending(task: nil, head: head, body: body, paused: paused)
         }
         pending?.resume()
     }

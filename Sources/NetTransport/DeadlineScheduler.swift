@@ -13,21 +13,55 @@ final class DeadlineScheduler: Sendable {
     /// The process's scheduler; its thread starts with the first deadline.
     static let shared = DeadlineScheduler()
 
+    /// A deadline's action, in a slot of its own until it is cancelled or passes; the slot is then
+    /// reused, under a new generation, so that an old identifier no longer names it.
+    ///
+    /// Slots, not a dictionary keyed by identifier: every call sets one deadline and cancels it,
+    /// and hashing the key for the insert, the removal and each look at the heap's top cost about
+    /// a thousand instructions per call (valgrind's callgrind, Benchmarks/NOTEBOOK.md,
+    /// "Instruction counts").
+    private struct Slot: Sendable {
+        var action: (any DeadlineAction)?
+        var generation: UInt32 = 0
+    }
+
     private struct State: Sendable {
-        var actions: [Int: any DeadlineAction] = [:]
-        /// A binary min-heap of deadlines; entries whose action was cancelled are dropped lazily.
+        var slots: [Slot] = []
+        /// Slots whose deadline is over, to reuse: the slots grow to the most deadlines live at once.
+        var freeSlots: [Int] = []
+        var liveCount = 0
+        /// A binary min-heap of deadlines; entries whose deadline was cancelled are dropped lazily.
         var heap: [Entry] = []
-        var nextID = 0
         var threadStarted = false
         /// When the thread will next look at the heap by itself: `.max` while it waits for work,
         /// `0` while it is awake. A deadline later than this needs no wake-up, so a steady stream
         /// of requests with one timeout never wakes the thread early.
         var sleepingUntil: UInt64 = 0
+
+        /// Whether `entry`'s deadline is still live: its slot has not been freed since.
+        func isLive(_ entry: Entry) -> Bool {
+            slots[Int(entry.slot)].generation == entry.generation
+        }
+
+        /// Takes a live deadline's action out of its slot and frees the slot.
+        mutating func release(slot: Int) -> (any DeadlineAction)? {
+            let action = slots[slot].action
+            slots[slot].action = nil
+            slots[slot].generation &+= 1
+            freeSlots.append(slot)
+            liveCount -= 1
+            return action
+        }
     }
 
+    /// 16 bytes: the deadline, and the slot with its generation when the deadline was set.
     private struct Entry: Sendable {
         let deadline: UInt64
-        let id: Int
+        let slot: UInt32
+        let generation: UInt32
+
+        /// The identifier `schedule` returns: the slot and its generation.
+        var id: Int { Int(generation) << 32 | Int(slot) }
     }
 
     private let state = Locked(State())
@@ -45,13 +79,21 @@ final class DeadlineScheduler: Sendable {
         let sum = DispatchTime.now().uptimeNanoseconds.addingReportingOverflow(nanoseconds)
         let deadline = sum.overflow ? UInt64.max : sum.partialValue
         let (id, wakesThread, startsThread) = state.withLock { state -> (Int, Bool, Bool) in
-            let id = state.nextID
-            state.nextID += 1
-            state.actions[id] = action
-            Self.push(Entry(deadline: deadline, id: id), onto: &state.heap)
+            let slot: Int
+            if let free = state.freeSlots.popLast() {
+                slot = free
+            } else {
+                slot = state.slots.count
+                state.slots.append(Slot())
+            }
+            state.slots[slot].action = action
+            state.liveCount += 1
+            // A slot number fits 32 bits: each live deadline holds an object of its own.
+            let entry = Entry(deadline: deadline, slot: UInt32(truncatingIfNeeded: slot), generation: state.slots[slot].generation)
+            Self.push(entry, onto: &state.heap)
             let startsThread = !state.threadStarted
             state.threadStarted = true
-            return (id, deadline < state.sleepingUntil, startsThread)
+            return (entry.id, deadline < state.sleepingUntil, startsThread)
         }
         if startsThread {
             let thread = Thread { [self] in run() }
@@ -63,24 +105,28 @@ final class DeadlineScheduler: Sendable {
         return id
     }
 
-    /// Forgets the deadline `id`; its action will not run (unless it is running now).
+    /// Forgets the deadline `id`; its action will not run (unless it is running now). An `id`
+    /// whose deadline has passed or was cancelled already changes nothing.
     func cancel(_ id: Int) {
+        let slot = id & 0xFFFF_FFFF
+        let generation = UInt32(truncatingIfNeeded: id >> 32)
         state.withLock { state in
-            state.actions[id] = nil
+            guard slot < state.slots.count, state.slots[slot].generation == generation else { return }
+            _ = state.release(slot: slot)
             // Deadlines mostly end in the order they were set, so this keeps the heap small.
-            while let top = state.heap.first, state.actions[top.id] == nil { Self.popMinimum(from: &state.heap) }
+            while let top = state.heap.first, !state.isLive(top) { Self.popMinimum(from: &state.heap) }
             // Not when one of them lasts: a long call's deadline at the top keeps every later
             // one cancelled behind it (a download under an hour's timeout, beside thousands of
             // calls a second). Past twice the live ones they are swept at once, which costs
             // each cancel O(1) amortized.
-            if state.heap.count > 2 * state.actions.count + 64 { Self.sweep(&state) }
+            if state.heap.count > 2 * state.liveCount + 64 { Self.sweep(&state) }
         }
     }
 
     /// Drops the heap's entries whose deadline was cancelled, and restores the heap order.
     private static func sweep(_ state: inout State) {
-        let actions = state.actions
-        state.heap.removeAll { actions[$0.id] == nil }
+        let live = state
+        state.heap.removeAll { !live.isLive($0) }
         for parent in stride(from: state.heap.count / 2 - 1, through: 0, by: -1) {
             siftDown(from: parent, in: &state.heap)
         }
@@ -92,9 +138,9 @@ final class DeadlineScheduler: Sendable {
                 state.sleepingUntil = 0
                 let now = DispatchTime.now().uptimeNanoseconds
                 var due: [any DeadlineAction] = []
-                while let top = state.heap.first, top.deadline <= now || state.actions[top.id] == nil {
+                while let top = state.heap.first, top.deadline <= now || !state.isLive(top) {
                     Self.popMinimum(from: &state.heap)
-                    if let action = state.actions.removeValue(forKey: top.id) { due.append(action) }
+                    if state.isLive(top), let action = state.release(slot: Int(top.slot)) { due.append(action) }
                 }
                 return due
             }
@@ -116,6 +162,9 @@ final class DeadlineScheduler: Sendable {
 
     /// Heap entries held, live or cancelled (for tests).
     var entriesHeld: Int { state.withLock { $0.heap.count } }
+
+    /// Deadlines set and neither passed nor cancelled (for tests).
+    var liveDeadlines: Int { state.withLock { $0.liveCount } }
 
     /// Whether the heap is a valid min-heap (for tests).
     var earliestDeadlinesAreInOrder: Bool {

@@ -37,4 +37,19 @@ struct NetworkHttpMethodTests {
         #expect(!NetworkHttpMethod.put.isSafe && NetworkHttpMethod.put.isIdempotent)
         #expect(!NetworkHttpMethod.post.isIdempotent && !NetworkHttpMethod.patch.isIdempotent)
     }
+
+    @Test("Exactly RFC 9110's token characters are accepted in methods and header names, every byte checked")
+    func tokenCharactersAreExactlyRFC9110s() throws {
+        // RFC 9110 §5.6.2: tchar = "!" / "#" / "$" / "%" / "&" / "'" / "*" / "+" / "-" / "." /
+        // "^" / "_" / "`" / "|" / "~" / DIGIT / ALPHA.
+        let tchar = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".unicodeScalars)
+        #expect(tchar.count == 77)
+        for value in UInt32(0)...255 {
+            let scalar = try #require(Unicode.Scalar(value))
+            let token = "A" + String(scalar) + "Z"
+            let isToken = tchar.contains(scalar)
+            #expect((NetworkHttpMethod(rawValue: token) != nil) == isToken, "method with byte \(value)")
+            #expect(((try? NetworkHeader(name: token, value: "v").validated()) != nil) == isToken, "header name with byte \(value)")
+        }
+    }
 }

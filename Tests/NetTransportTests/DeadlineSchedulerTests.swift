@@ -5,7 +5,7 @@ import Testing
 
 /// The process's deadline thread: what it keeps of deadlines that are over.
 @Suite struct DeadlineSchedulerTests {
-    /// Counts the deadlines that passed; none should here.
+    /// Counts the deadlines that passed.
     private final class Probe: DeadlineAction {
         let passed = Locked(0)
         func deadlinePassed() { passed.withLock { $0 += 1 } }
@@ -56,5 +56,27 @@ import Testing
         #expect(scheduler.earliestDeadlinesAreInOrder)
         live.forEach(scheduler.cancel)
         #expect(scheduler.entriesHeld == 0)
+    }
+
+    @Test("an identifier of a deadline that is over does not cancel the one that reuses its slot")
+    func aStaleIdentifierCancelsNothing() async {
+        let scheduler = DeadlineScheduler()
+        let (first, second) = (Probe(), Probe())
+        let passed = scheduler.schedule(after: .zero, first)
+        // A bound for a hang only: the deadline has passed already.
+        #expect(await eventually(within: TestTiming.scaled(.seconds(30))) { first.passed.withLock { $0 } == 1 })
+        let cancelled = scheduler.schedule(after: .seconds(3_600), second)
+        scheduler.cancel(cancelled)
+        // Both slots are free now; the next deadline takes one of them, under a new generation.
+        let live = scheduler.schedule(after: .milliseconds(50), second)
+        scheduler.cancel(passed)
+        scheduler.cancel(cancelled)
+        scheduler.cancel(cancelled)
+        #expect(scheduler.liveDeadlines == 1)
+        #expect(await eventually(within: TestTiming.scaled(.seconds(30))) { second.passed.withLock { $0 } == 1 })
+        #expect(scheduler.liveDeadlines == 0)
+        scheduler.cancel(live)  // over: changes nothing
+        #expect(scheduler.liveDeadlines == 0)
+        #expect(first.passed.withLock { $0 } == 1)
     }
 }

@@ -30,7 +30,6 @@ import BenchmarkSupport
 import Foundation
 import Net
 
-let arguments = CommandLine.arguments.dropFirst()
 
 func usage() -> Never {
     FileHandle.standardError.write(Data("""
@@ -136,93 +135,120 @@ func medianRange(_ values: [Double], unit: String, _ show: (Double) -> String) -
 
 func format(_ value: Double) -> String { String(format: "%.2f", value) }
 
-switch arguments.first {
-case "server":
-    FileHandle.standardOutput.write(Data((try await LoopbackServer.baseURL().absoluteString + "\n").utf8))
-    while true { try await Task.sleep(for: .seconds(3600)) }
-case "run":
-    let parts = Array(arguments.dropFirst())
-    guard parts.count >= 3, let client = LoadClient(rawValue: parts[0]), let url = URL(string: parts[2]),
-          let counts = TrailingArguments(parts.dropFirst(3), flags: [])?.counts(defaults: [20_000, 5]) else { usage() }
-    let (requests, runs) = (counts[0], counts[1])
-    let small = url.appendingPathComponent("small")
-    let label = "\(client.rawValue) \(parts[1])"
-    switch parts[1] {
-    case "seq":
-        try await measure(label: label, requests: requests, runs: runs) {
-            for _ in 0..<requests { _ = try await client.get(small) }
-        }
-    case "seqstream":
-        // Small GETs one after another, each body read as it arrives (`requestStream`; raw
-        // AsyncHTTPClient: its response body iterated): what a streamed call costs beside `seq`.
-        try await measure(label: label, requests: requests, runs: runs) {
-            for _ in 0..<requests { _ = try await client.stream(small) }
-        }
-    case "par64":
-        try await measure(label: label, requests: requests, runs: runs) {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for worker in 0..<64 {
-                    group.addTask {
-                        for _ in stride(from: worker, to: requests, by: 64) { _ = try await client.get(small) }
+/// The command the arguments name. Nonisolated (off the main actor), so that it runs the same
+/// whichever way the main thread waits for it (below).
+func runCommand() async throws {
+    let arguments = CommandLine.arguments.dropFirst()
+    switch arguments.first {
+    case "server":
+        FileHandle.standardOutput.write(Data((try await LoopbackServer.baseURL().absoluteString + "\n").utf8))
+        while true { try await Task.sleep(for: .seconds(3600)) }
+    case "run":
+        let parts = Array(arguments.dropFirst())
+        guard parts.count >= 3, let client = LoadClient(rawValue: parts[0]), let url = URL(string: parts[2]),
+              let counts = TrailingArguments(parts.dropFirst(3), flags: [])?.counts(defaults: [20_000, 5]) else { usage() }
+        let (requests, runs) = (counts[0], counts[1])
+        let small = url.appendingPathComponent("small")
+        let label = "\(client.rawValue) \(parts[1])"
+        switch parts[1] {
+        case "seq":
+            try await measure(label: label, requests: requests, runs: runs) {
+                for _ in 0..<requests { _ = try await client.get(small) }
+            }
+        case "seqstream":
+            // Small GETs one after another, each body read as it arrives (`requestStream`; raw
+            // AsyncHTTPClient: its response body iterated): what a streamed call costs beside `seq`.
+            try await measure(label: label, requests: requests, runs: runs) {
+                for _ in 0..<requests { _ = try await client.stream(small) }
+            }
+        case "par64":
+            try await measure(label: label, requests: requests, runs: runs) {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for worker in 0..<64 {
+                        group.addTask {
+                            for _ in stride(from: worker, to: requests, by: 64) { _ = try await client.get(small) }
+                        }
                     }
+                    try await group.waitForAll()
+                }
+            }
+        default:
+            usage()
+        }
+    case "transfer":
+        let parts = Array(arguments.dropFirst())
+        guard parts.count >= 3, let client = ComparedClient(commandName: parts[0]),
+              let workload = TransferWorkload(rawValue: parts[1]), let url = URL(string: parts[2]) else { usage() }
+        guard let rest = TrailingArguments(parts.dropFirst(3), flags: ["primed"]),
+              let counts = rest.counts(defaults: [1]) else { usage() }
+        try await measureTransfer(client: client, workload: workload, base: url, runs: counts[0],
+                                  primed: rest.flags.contains("primed"))
+    case "session":
+        let parts = Array(arguments.dropFirst())
+        guard let kind = parts.first,
+              let send = try SessionScenario(kind)?.send ?? OpenAPICannedScenario.send(kind) else { usage() }
+        // Calls in flight at once (1 by default): the same work at 64 shows what concurrency adds.
+        guard let counts = TrailingArguments(parts.dropFirst(1), flags: [])?.counts(defaults: [200_000, 5, 1]) else { usage() }
+        let (requests, runs, inFlight) = (counts[0], counts[1], counts[2])
+        try await measure(label: "session \(kind) ×\(inFlight)", requests: requests, runs: runs) {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for worker in 0..<inFlight {
+                    group.addTask { for _ in stride(from: worker, to: requests, by: inFlight) { try await send() } }
                 }
                 try await group.waitForAll()
             }
         }
+    case "growth":
+        let parts = Array(arguments.dropFirst())
+        guard parts.count >= 2, let url = URL(string: parts[1]),
+              let rest = TrailingArguments(parts.dropFirst(2), flags: ["rotate"], valued: ["query"]),
+              let counts = rest.counts(defaults: [20_000, 5]) else { usage() }
+        var queryBytes = 0
+        if let query = rest.values["query"] {
+            // `q=a` at the least.
+            guard let bytes = Int(query), bytes >= 3 else { usage() }
+            queryBytes = bytes
+        }
+        try await measureGrowth(client: parts[0], base: url, calls: counts[0], steps: counts[1],
+                                rotate: rest.flags.contains("rotate"), queryBytes: queryBytes)
+    case "sse-latency":
+        let parts = Array(arguments.dropFirst())
+        guard parts.count >= 2, let client = LoadClient(rawValue: parts[0]), let url = URL(string: parts[1]),
+              let counts = TrailingArguments(parts.dropFirst(2), flags: [])?.counts(defaults: [1_000, 5]) else { usage() }
+        try await measureEventLatency(client: client, base: url, events: counts[0], runs: counts[1])
+    case "openapi":
+        let parts = Array(arguments.dropFirst())
+        guard parts.count >= 3, let client = OpenAPILoadClient(rawValue: parts[0]), let url = URL(string: parts[2]),
+              let counts = TrailingArguments(parts.dropFirst(3), flags: [])?.counts(defaults: [20_000, 5]) else { usage() }
+        try await measureOpenAPI(client: client, workload: parts[1], base: url, requests: counts[0], runs: counts[1])
+    case "memory":
+        let parts = Array(arguments.dropFirst())
+        guard parts.count >= 2, let client = ComparedClient(commandName: parts[0]), let url = URL(string: parts[1]),
+              let counts = TrailingArguments(parts.dropFirst(2), flags: [])?.counts(defaults: [100_000]) else { usage() }
+        try await measureMemoryOverTime(client: client, base: url, calls: counts[0])
     default:
         usage()
     }
-case "transfer":
-    let parts = Array(arguments.dropFirst())
-    guard parts.count >= 3, let client = ComparedClient(commandName: parts[0]),
-          let workload = TransferWorkload(rawValue: parts[1]), let url = URL(string: parts[2]) else { usage() }
-    guard let rest = TrailingArguments(parts.dropFirst(3), flags: ["primed"]),
-          let counts = rest.counts(defaults: [1]) else { usage() }
-    try await measureTransfer(client: client, workload: workload, base: url, runs: counts[0],
-                              primed: rest.flags.contains("primed"))
-case "session":
-    let parts = Array(arguments.dropFirst())
-    guard let kind = parts.first,
-          let send = try SessionScenario(kind)?.send ?? OpenAPICannedScenario.send(kind) else { usage() }
-    // Calls in flight at once (1 by default): the same work at 64 shows what concurrency adds.
-    guard let counts = TrailingArguments(parts.dropFirst(1), flags: [])?.counts(defaults: [200_000, 5, 1]) else { usage() }
-    let (requests, runs, inFlight) = (counts[0], counts[1], counts[2])
-    try await measure(label: "session \(kind) ×\(inFlight)", requests: requests, runs: runs) {
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for worker in 0..<inFlight {
-                group.addTask { for _ in stride(from: worker, to: requests, by: inFlight) { try await send() } }
-            }
-            try await group.waitForAll()
-        }
+}
+
+// Not an asynchronous top level: with one, the main thread parks in Dispatch's `dispatchMain`,
+// where valgrind 3.24's callgrind stops with SIGSEGV as the first task's thread starts. With
+// NETLOAD_MAIN_WAITS=1 the main thread waits on a semaphore instead, which callgrind runs
+// (Benchmarks/NOTEBOOK.md, "Instruction counts"); without it, as before, the main thread serves
+// Dispatch's main queue.
+let commandEnded = DispatchSemaphore(value: 0)
+Task.detached {
+    do {
+        try await runCommand()
+    } catch {
+        FileHandle.standardError.write(Data("NetLoad: \(error)\n".utf8))
+        exit(1)
     }
-case "growth":
-    let parts = Array(arguments.dropFirst())
-    guard parts.count >= 2, let url = URL(string: parts[1]),
-          let rest = TrailingArguments(parts.dropFirst(2), flags: ["rotate"], valued: ["query"]),
-          let counts = rest.counts(defaults: [20_000, 5]) else { usage() }
-    var queryBytes = 0
-    if let query = rest.values["query"] {
-        // `q=a` at the least.
-        guard let bytes = Int(query), bytes >= 3 else { usage() }
-        queryBytes = bytes
-    }
-    try await measureGrowth(client: parts[0], base: url, calls: counts[0], steps: counts[1],
-                            rotate: rest.flags.contains("rotate"), queryBytes: queryBytes)
-case "sse-latency":
-    let parts = Array(arguments.dropFirst())
-    guard parts.count >= 2, let client = LoadClient(rawValue: parts[0]), let url = URL(string: parts[1]),
-          let counts = TrailingArguments(parts.dropFirst(2), flags: [])?.counts(defaults: [1_000, 5]) else { usage() }
-    try await measureEventLatency(client: client, base: url, events: counts[0], runs: counts[1])
-case "openapi":
-    let parts = Array(arguments.dropFirst())
-    guard parts.count >= 3, let client = OpenAPILoadClient(rawValue: parts[0]), let url = URL(string: parts[2]),
-          let counts = TrailingArguments(parts.dropFirst(3), flags: [])?.counts(defaults: [20_000, 5]) else { usage() }
-    try await measureOpenAPI(client: client, workload: parts[1], base: url, requests: counts[0], runs: counts[1])
-case "memory":
-    let parts = Array(arguments.dropFirst())
-    guard parts.count >= 2, let client = ComparedClient(commandName: parts[0]), let url = URL(string: parts[1]),
-          let counts = TrailingArguments(parts.dropFirst(2), flags: [])?.counts(defaults: [100_000]) else { usage() }
-    try await measureMemoryOverTime(client: client, base: url, calls: counts[0])
-default:
-    usage()
+    commandEnded.signal()
+    exit(0)
+}
+if ProcessInfo.processInfo.environment["NETLOAD_MAIN_WAITS"] == "1" {
+    commandEnded.wait()
+} else {
+    dispatchMain()
 }
