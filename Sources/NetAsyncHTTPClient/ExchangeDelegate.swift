@@ -114,7 +114,11 @@ package final class ExchangeDelegate: HTTPClientResponseDelegate, CancellableAtt
                 if state.cancelled { return .failure(CancellationError()) }
                 // Moved out: the head is asked for once.
                 if state.headReleased, let head = state.head.take() { return .success(head) }
-                if case .failure(let error) = state.end, state.head == nil { return .failure(error) }
+                // Ended with no head to hand over (or it was taken already): nothing will resume a waiter.
+                if state.head == nil, let end = state.end {
+                    if case .failure(let error) = end { return .failure(error) }
+                    return .failure(NetworkError.transport(.connectionLost("the exchange ended without a response head")))
+                }
                 state.headWaiter = continuation
                 return nil
             }

@@ -125,8 +125,8 @@ final class DeadlineScheduler: Sendable {
 
     /// Drops the heap's entries whose deadline was cancelled, and restores the heap order.
     private static func sweep(_ state: inout State) {
-        let live = state
-        state.heap.removeAll { !live.isLive($0) }
+        let slots = state.slots  // not the whole state: that would copy the heap being filtered
+        state.heap.removeAll { slots[Int($0.slot)].generation != $0.generation }
         for parent in stride(from: state.heap.count / 2 - 1, through: 0, by: -1) {
             siftDown(from: parent, in: &state.heap)
         }

@@ -236,6 +236,7 @@ func runCommand() async throws {
 // NETLOAD_MAIN_WAITS=1 the main thread waits on a semaphore instead, which callgrind runs
 // (Benchmarks/NOTEBOOK.md, "Instruction counts"); without it, as before, the main thread serves
 // Dispatch's main queue.
+let mainWaits = ProcessInfo.processInfo.environment["NETLOAD_MAIN_WAITS"] == "1"
 let commandEnded = DispatchSemaphore(value: 0)
 Task.detached {
     do {
@@ -244,10 +245,10 @@ Task.detached {
         FileHandle.standardError.write(Data("NetLoad: \(error)\n".utf8))
         exit(1)
     }
-    commandEnded.signal()
-    exit(0)
+    // One thread ends the process: the main thread once it is told, or this one.
+    if mainWaits { commandEnded.signal() } else { exit(0) }
 }
-if ProcessInfo.processInfo.environment["NETLOAD_MAIN_WAITS"] == "1" {
+if mainWaits {
     commandEnded.wait()
 } else {
     dispatchMain()
