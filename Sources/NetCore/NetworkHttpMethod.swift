@@ -101,7 +101,7 @@ enum HTTPToken {
 
     /// RFC 9110 §5.6.2's `tchar`: letters, digits and ``!#$%&'*+-.^_`|~``. Read from two 64-bit
     /// masks over ASCII, one shift and test per byte: every header name and method of every
-    /// request and response passes here (a `switch` over the ranges cost several times as much).
+    /// request and response passes here.
     @inline(__always)
     static func isTokenByte(_ byte: UInt8) -> Bool {
         // Bit n of `low` is byte n (0–63); bit n of `high` is byte 64 + n (64–127).
