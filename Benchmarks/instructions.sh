@@ -39,6 +39,7 @@ else
     netload=$NETLOAD
 fi
 out=${OUT:-$(mktemp -d)}
+mkdir -p "$out"
 source Benchmarks/netload-server.sh  # $server on core 1, $url
 export NETLOAD_MAIN_WAITS=1 NETLOAD_HEAP=0
 files=()

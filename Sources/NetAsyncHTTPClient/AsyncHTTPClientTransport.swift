@@ -99,16 +99,16 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
                        progress: TransportProgressHandler?) async throws -> Started {
         let client = try client(via: relay, proxy: proxy)
         let failuresBefore = relay?.failures.count ?? 0
-        let record = ExchangeMetricsRecorder.current
+        let scope = ExchangeScope.current  // read once: a task-local read is a runtime call
         do {
             var resent = false  // sent at most twice
             while true {
                 do {
-                    return try await execute(request, on: client, via: relay, progress: progress, record: record)
+                    return try await execute(request, on: client, via: relay, progress: progress, scope: scope)
                 } catch where !resent && ErrorMapping.isStaleConnection(error) && request.httpMethod.isIdempotent {
                     resent = true
                     try Task.checkCancellation()
-                    try InlineAttempt.checkDeadline()
+                    try scope?.checkDeadline()
                 }
             }
         } catch {
@@ -216,8 +216,8 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
     /// on, and the upload stops when the request is cancelled or the server answers early.
     @inline(never)  // its own frame: `start` stays below the task allocator's slab size
     private func execute(_ request: NetworkRequest, on client: HTTPClient, via relay: OriginRelay?,
-                         progress: TransportProgressHandler?, record: ExchangeMetricsRecorder?) async throws -> Started {
-        switch try Self.outgoing(request, on: client, via: relay, progress: progress, record: record, affinity: affinity) {
+                         progress: TransportProgressHandler?, scope: ExchangeScope?) async throws -> Started {
+        switch try Self.outgoing(request, on: client, via: relay, progress: progress, record: scope?.record, affinity: affinity) {
         case .streamed(let outgoing):
             do {
                 return try await Self.executeStreamed(outgoing, on: client)
@@ -226,7 +226,7 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
                 throw error
             }
         case .delegated(let exchange):
-            InlineAttempt.attach(exchange)  // before the first wait: the deadline stops it if it runs inline
+            scope?.attach(exchange)  // before the first wait: the deadline stops it if it runs inline
             let head = try await withTaskCancellationHandler {
                 try await exchange.head()
             } onCancel: {

@@ -91,8 +91,8 @@ package final class CallMetricsRecorder: Sendable {
 /// that reports nothing leaves those phases absent.
 package struct ExchangeMetricsRecorder: Sendable {
     /// The exchange being made in this task, bound by the redirect stage around each
-    /// `Transport.exchange` of a session call; `nil` outside one.
-    @TaskLocal package static var current: ExchangeMetricsRecorder?
+    /// `Transport.exchange` of a session call (``ExchangeScope``); `nil` outside one.
+    package static var current: ExchangeMetricsRecorder? { ExchangeScope.current?.record }
 
     private let call: CallMetricsRecorder
     private let index: Int

@@ -25,8 +25,9 @@ package protocol RequestInterceptionWithoutWaiting: NetworkInterceptor {}
 /// The deadline of an attempt that runs in its caller's task (``CallDeadline/run(inline:_:)``).
 package enum InlineAttempt {
     /// The alarm of the attempt whose exchange this task is making, if the attempt runs inline:
-    /// bound by the redirect stage around each `Transport.exchange`, and nowhere else.
-    @TaskLocal static var alarm: DeadlineAlarm?
+    /// bound by the redirect stage around each `Transport.exchange` (``ExchangeScope``), and
+    /// nowhere else.
+    static var alarm: DeadlineAlarm? { ExchangeScope.current?.alarm }
 
     /// Hands `exchange` to the deadline of the attempt this task runs inline, if any: when the
     /// deadline passes, the exchange is cancelled (at once, if it has passed already). A
@@ -45,5 +46,36 @@ package enum InlineAttempt {
     /// Whether `transport` stops `request`'s exchanges on the deadline by itself.
     static func stops(_ request: NetworkRequest, on transport: (any DeadlineStoppableTransport)?) -> Bool {
         transport?.stopsExchangesOnDeadline(request) ?? false
+    }
+}
+
+/// What the redirect stage binds around each `Transport.exchange` of a session call: the
+/// exchange's metrics record (``ExchangeMetricsRecorder/current``) and, for an attempt run in its
+/// caller's task, the deadline's alarm (``InlineAttempt``). One task-local for both: binding a
+/// task-local and reading it back cost about 1,340 instructions per call when they were two
+/// (valgrind's callgrind, Benchmarks/NOTEBOOK.md, "instruction counts per call"). A transport
+/// that wants both reads ``current`` once.
+package final class ExchangeScope: Sendable {
+    /// The exchange this task is making; `nil` outside one.
+    @TaskLocal package static var current: ExchangeScope?
+
+    /// Where the exchange's phases are recorded, if the call records metrics.
+    package let record: ExchangeMetricsRecorder?
+    /// The deadline's alarm, if the attempt runs in its caller's task.
+    let alarm: DeadlineAlarm?
+
+    init(record: ExchangeMetricsRecorder?, alarm: DeadlineAlarm?) {
+        self.record = record
+        self.alarm = alarm
+    }
+
+    /// Hands `exchange` to this scope's alarm, if any (``InlineAttempt/attach(_:)``).
+    package func attach(_ exchange: some CancellableAttempt) {
+        alarm?.attach(attempt: exchange)
+    }
+
+    /// Throws `CancellationError` if this scope's alarm has rung (``InlineAttempt/checkDeadline()``).
+    package func checkDeadline() throws {
+        try alarm?.checkNotRung()
     }
 }

@@ -60,28 +60,22 @@ struct RedirectStage: Sendable {
     }
 
     /// One exchange on the transport, recorded in `record` (its transport finds it as
-    /// ``ExchangeMetricsRecorder/current``), and what follows it. Bound even when `nil`, so that
-    /// the exchange has one call site and the frame stays small; a record bound further out (a
-    /// transport whose exchange calls another's `send`) is not this exchange's, so hiding it is right.
+    /// ``ExchangeMetricsRecorder/current``) and with `alarm` bound for it to attach to
+    /// (``InlineAttempt``), and what follows it. Both are bound around the exchange only, so that a
+    /// task made later in the attempt (by a progress handler, say) does not inherit them; and
+    /// bound even when `nil`, as a record or alarm bound further out (a transport whose exchange
+    /// calls another's `send`) is not this exchange's.
     @inline(never)
     private func step(
         _ request: NetworkRequest, through transport: any Transport, progress: TransportProgressHandler?,
         record: ExchangeMetricsRecorder?, alarm: DeadlineAlarm?, original: NetworkRequest, followed: Int
     ) async throws -> Step {
-        let response = try await ExchangeMetricsRecorder.$current.withValue(record) {
-            try await Self.exchange(request, through: transport, progress: progress, alarm: alarm)
+        let scope = record == nil && alarm == nil ? nil : ExchangeScope(record: record, alarm: alarm)
+        let response = try await ExchangeScope.$current.withValue(scope) {
+            try await transport.exchange(request, progress: progress)
         }
         record?.received(response.response)
         return try next(after: consume response, of: request, original: original, followed: followed)
-    }
-
-    /// The transport's exchange, with `alarm` bound for it to attach to: around the exchange only,
-    /// so that a task made later in the attempt (by a progress handler, say) does not inherit it.
-    @inline(never)
-    private static func exchange(_ request: NetworkRequest, through transport: any Transport,
-                                 progress: TransportProgressHandler?, alarm: DeadlineAlarm?) async throws -> NetworkStreamResponse {
-        guard let alarm else { return try await transport.exchange(request, progress: progress) }
-        return try await InlineAttempt.$alarm.withValue(alarm) { try await transport.exchange(request, progress: progress) }
     }
 
     /// What follows a response: it is the call's (its body framed), or a redirect to follow.
