@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Instructions per call, counted by valgrind's callgrind (Benchmarks/NOTEBOOK.md, "Instruction
+# Instructions per call, counted by valgrind's callgrind (Benchmarks/NOTEBOOK.md, "instruction
 # counts"): a measure that does not move with the VM's wake-up charges and neighbours, for changes
 # too small to see in the timed runs' spread. Each client runs twice under callgrind, against a
 # NetLoad server pinned to core 1 (outside valgrind): `run CLIENT WORKLOAD URL N 1` and with 2N
@@ -12,6 +12,8 @@
 #     NETLOAD=/tmp/NetLoad-before bash Benchmarks/instructions.sh net-ahc-client   # another build
 #     WORKLOAD=seq CALLS=2000 bash Benchmarks/instructions.sh raw-ahc net-ahc-client net-ahc-exchange
 #
+# With NETLOAD the server is that build too (its code rarely changes between builds).
+#
 # Needs valgrind 3.24 or later: Debian 12's 3.19 cannot read Swift 6.3's DWARF 5 debug information.
 # Debian 13's package runs here unpacked, without installing it (its tools are static binaries):
 #     echo 'deb http://deb.debian.org/debian trixie main' > /etc/apt/sources.list.d/trixie.list
@@ -22,6 +24,9 @@
 # here when /opt/vg exists). NetLoad runs with NETLOAD_MAIN_WAITS=1: with its main thread in
 # `dispatchMain`, callgrind stops with SIGSEGV as the first task's thread starts.
 set -euo pipefail
+# Paths given relative to where the script is run from, before it moves to the repository's root.
+[ -n "${NETLOAD:-}" ] && NETLOAD=$(realpath "$NETLOAD")
+[ -n "${OUT:-}" ] && OUT=$(realpath -m "$OUT")
 cd "$(dirname "$0")/.."
 if [ -x /opt/vg/usr/bin/valgrind ]; then
     : "${VALGRIND:=/opt/vg/usr/bin/valgrind}"
@@ -40,6 +45,8 @@ else
 fi
 out=${OUT:-$(mktemp -d)}
 mkdir -p "$out"
+echo "callgrind's files and logs: $out"
+trap 'echo "$0: a run failed; its log is in $out" >&2' ERR
 source Benchmarks/netload-server.sh  # $server on core 1, $url
 export NETLOAD_MAIN_WAITS=1 NETLOAD_HEAP=0
 files=()
@@ -51,4 +58,3 @@ for client in "${clients[@]}"; do
     files+=("$client" "$out/$client.$calls.out" "$out/$client.$((2 * calls)).out")
 done
 python3 Benchmarks/callgrind-per-call.py $((2 * calls)) "${files[@]}"
-echo "callgrind's files: $out"

@@ -40,7 +40,7 @@ package final class ExchangeDelegate: HTTPClientResponseDelegate, CancellableAtt
     /// Unsafe continuations: `CheckedContinuation` is a resilient type of the Concurrency library,
     /// so every copy and destroy of one (each look at a waiter under the lock) went through the
     /// runtime's generic value witnesses, about 2,000 instructions per exchange (valgrind's
-    /// callgrind, Benchmarks/NOTEBOOK.md, "Instruction counts"). Resumed exactly once: each is
+    /// callgrind, Benchmarks/NOTEBOOK.md, "instruction counts per call"). Resumed exactly once: each is
     /// either resumed at once, never stored, or stored in the state and resumed only by the one
     /// caller that takes it out of the state under the lock (`take()`, or set to `nil` in the same
     /// critical section).
@@ -217,7 +217,7 @@ package final class ExchangeDelegate: HTTPClientResponseDelegate, CancellableAtt
     ///
     /// An object: as a value (344 bytes) it was copied and destroyed through the runtime's generic
     /// witnesses for its optional tuples, seven copies and nine destroys per exchange, about 2,000
-    /// instructions (valgrind's callgrind, Benchmarks/NOTEBOOK.md, "Instruction counts"); one
+    /// instructions (valgrind's callgrind, Benchmarks/NOTEBOOK.md, "instruction counts per call"); one
     /// allocation costs a tenth of that.
     private final class Pending: Sendable {
         let task: HTTPClient.Task<Void>?

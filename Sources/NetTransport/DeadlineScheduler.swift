@@ -19,7 +19,7 @@ final class DeadlineScheduler: Sendable {
     /// Slots, not a dictionary keyed by identifier: every call sets one deadline and cancels it,
     /// and hashing the key for the insert, the removal and each look at the heap's top took
     /// setting and cancelling a deadline from about 1,500 instructions to 2,300 per call
-    /// (valgrind's callgrind, Benchmarks/NOTEBOOK.md, "Instruction counts").
+    /// (valgrind's callgrind, Benchmarks/NOTEBOOK.md, "instruction counts per call").
     private struct Slot: Sendable {
         var action: (any DeadlineAction)?
         var generation: UInt32 = 0

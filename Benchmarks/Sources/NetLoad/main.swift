@@ -234,7 +234,7 @@ func runCommand() async throws {
 // Not an asynchronous top level: with one, the main thread parks in Dispatch's `dispatchMain`,
 // where valgrind 3.24's callgrind stops with SIGSEGV as the first task's thread starts. With
 // NETLOAD_MAIN_WAITS=1 the main thread waits on a semaphore instead, which callgrind runs
-// (Benchmarks/NOTEBOOK.md, "Instruction counts"); without it, as before, the main thread serves
+// (Benchmarks/NOTEBOOK.md, "instruction counts per call"); without it, as before, the main thread serves
 // Dispatch's main queue.
 let mainWaits = ProcessInfo.processInfo.environment["NETLOAD_MAIN_WAITS"] == "1"
 let commandEnded = DispatchSemaphore(value: 0)

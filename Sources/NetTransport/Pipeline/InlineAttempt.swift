@@ -51,10 +51,10 @@ package enum InlineAttempt {
 
 /// What the redirect stage binds around each `Transport.exchange` of a session call: the
 /// exchange's metrics record (``ExchangeMetricsRecorder/current``) and, for an attempt run in its
-/// caller's task, the deadline's alarm (``InlineAttempt``). One task-local for both: binding a
-/// task-local and reading it back cost about 1,340 instructions per call when they were two
-/// (valgrind's callgrind, Benchmarks/NOTEBOOK.md, "instruction counts per call"). A transport
-/// that wants both reads ``current`` once.
+/// caller's task, the deadline's alarm (``InlineAttempt``). One task-local for both: binding the
+/// two and reading them back cost about 1,340 instructions per call (valgrind's callgrind,
+/// Benchmarks/NOTEBOOK.md, "instruction counts per call"). A transport that wants both reads
+/// ``current`` once.
 package final class ExchangeScope: Sendable {
     /// The exchange this task is making; `nil` outside one.
     @TaskLocal package static var current: ExchangeScope?
