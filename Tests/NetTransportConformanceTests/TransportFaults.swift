@@ -464,6 +464,11 @@ enum TransportFaults {
             for sent in 1...2 {
                 let waiting = await eventually(within: TestTiming.scaled(.seconds(20))) { clock.pendingDelays.first == .seconds(1) }
                 #expect(waiting, "after request \(sent) the call waits \(clock.pendingDelays), not the server's 1 s first")
+                guard waiting else {
+                    // Its deadline is on the manual clock too: left alone, the call would wait for ever.
+                    call.cancel()
+                    return
+                }
                 #expect(FaultServer.shared.count(key) == sent)
                 clock.advance(by: .seconds(1))
             }
