@@ -39,7 +39,9 @@ final class DeadlineScheduler: Sendable {
         var sleepingUntil: UInt64 = 0
 
         /// Whether `entry`'s deadline is still live: its slot has not been freed since.
-        func isLive(_ entry: Entry) -> Bool {
+        func isLive(_ entry: Entry) -> Bool { Self.isLive(entry, in: slots) }
+
+        static func isLive(_ entry: Entry, in slots: [Slot]) -> Bool {
             slots[Int(entry.slot)].generation == entry.generation
         }
 
@@ -126,7 +128,7 @@ final class DeadlineScheduler: Sendable {
     /// Drops the heap's entries whose deadline was cancelled, and restores the heap order.
     private static func sweep(_ state: inout State) {
         let slots = state.slots  // not the whole state: that would copy the heap being filtered
-        state.heap.removeAll { slots[Int($0.slot)].generation != $0.generation }
+        state.heap.removeAll { !State.isLive($0, in: slots) }
         for parent in stride(from: state.heap.count / 2 - 1, through: 0, by: -1) {
             siftDown(from: parent, in: &state.heap)
         }

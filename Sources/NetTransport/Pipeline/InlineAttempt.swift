@@ -36,13 +36,6 @@ package enum InlineAttempt {
         alarm?.attach(attempt: exchange)
     }
 
-    /// Throws `CancellationError` if the deadline of the attempt this exchange belongs to has
-    /// passed: a transport asks before it sends a request again (a stale pooled connection), so
-    /// that nothing is sent after the deadline.
-    package static func checkDeadline() throws {
-        try alarm?.checkNotRung()
-    }
-
     /// Whether `transport` stops `request`'s exchanges on the deadline by itself.
     static func stops(_ request: NetworkRequest, on transport: (any DeadlineStoppableTransport)?) -> Bool {
         transport?.stopsExchangesOnDeadline(request) ?? false
@@ -74,7 +67,8 @@ package final class ExchangeScope: Sendable {
         alarm?.attach(attempt: exchange)
     }
 
-    /// Throws `CancellationError` if this scope's alarm has rung (``InlineAttempt/checkDeadline()``).
+    /// Throws `CancellationError` if this scope's alarm has rung: a transport asks before it sends
+    /// a request again (a stale pooled connection), so that nothing is sent after the deadline.
     package func checkDeadline() throws {
         try alarm?.checkNotRung()
     }
