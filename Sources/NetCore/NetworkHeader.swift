@@ -47,22 +47,22 @@ public struct NetworkHeader: Sendable, Hashable, CustomStringConvertible, Custom
         // Scanned as UTF-8 bytes first (every field of every request and response passes here):
         // token bytes and the forbidden controls are all ASCII, and in UTF-8 a byte below 0x80
         // is always that ASCII character. The scalars are read only to name what is wrong.
-        // Over the contiguous bytes where the string has them (native strings do): iterating the
-        // UTF-8 view index by index cost several times as much.
-        let isForbiddenByte: (UInt8) -> Bool = { $0 == 0x7F || ($0 < 0x20 && $0 != 0x09) }
-        let nameIsToken = name.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(HTTPToken.isTokenByte) }
-            ?? name.utf8.allSatisfy(HTTPToken.isTokenByte)
-        if !nameIsToken,
+        if !HTTPToken.isValid(name),
            let bad = name.unicodeScalars.first(where: { !$0.isASCII || !HTTPToken.isTokenByte(UInt8($0.value)) }) {
             throw NetworkError.request(.invalidHeader(name: name, reason: .invalidNameCharacter(bad)))
         }
-        let valueIsForbidden = value.utf8.withContiguousStorageIfAvailable { $0.contains(where: isForbiddenByte) }
-            ?? value.utf8.contains(where: isForbiddenByte)
-        if valueIsForbidden,
-           let bad = value.unicodeScalars.first(where: NetworkHeader.isForbiddenInValue) {
-            throw NetworkError.request(.invalidHeader(name: name, reason: .forbiddenValueCharacter(bad)))
+        // Over the contiguous bytes where the string has them (native strings do): iterating the
+        // UTF-8 view index by index, and reading its `last`, cost several times as much.
+        let scan = value.utf8.withContiguousStorageIfAvailable(HeaderValueScan.init) ?? HeaderValueScan(Array(value.utf8))
+        switch scan {
+        case .clean:
+            return self  // the common case, without a copy
+        case .surroundedByWhitespace:
+            return NetworkHeader(name: name, value: NetworkHeader.trimmingOptionalWhitespace(value))
+        case .forbiddenByte(let byte):
+            // An ASCII byte in UTF-8 is always that scalar.
+            throw NetworkError.request(.invalidHeader(name: name, reason: .forbiddenValueCharacter(Unicode.Scalar(byte))))
         }
-        return NetworkHeader(name: name, value: NetworkHeader.trimmingOptionalWhitespace(value))
     }
 
     /// RFC 9110 §5.5: field values are visible characters, spaces, tabs and non-ASCII text.

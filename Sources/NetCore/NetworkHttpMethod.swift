@@ -67,17 +67,33 @@ public enum NetworkHttpMethod: RawRepresentable, Sendable, Hashable, CustomStrin
 
     /// Methods that do not change server state (RFC 9110 §9.2.1).
     public var isSafe: Bool {
-        [.get, .head, .options, .trace].contains(self)
+        switch self {
+        case .get, .head, .options, .trace: true
+        case .post, .put, .delete, .connect, .patch, .move: false
+        case .other(let token): NetworkHttpMethod(rawValue: token).map { !$0.isOther && $0.isSafe } ?? false
+        }
     }
 
     /// Methods that may be repeated with the same effect, and so retried (RFC 9110 §9.2.2).
     public var isIdempotent: Bool {
-        isSafe || [.put, .delete].contains(self)
+        switch self {
+        case .get, .head, .options, .trace, .put, .delete: true
+        case .post, .connect, .patch, .move: false
+        case .other(let token): NetworkHttpMethod(rawValue: token).map { !$0.isOther && $0.isIdempotent } ?? false
+        }
+    }
+
+    /// Whether this is `.other`: a token built as `.other("GET")` is still a known method.
+    private var isOther: Bool {
+        if case .other = self { return true }
+        return false
     }
 
     /// Throws ``NetworkError/RequestFailure/invalidMethod(_:)`` if the token is not valid.
     public func validate() throws {
-        guard HTTPToken.isValid(rawValue) else { throw NetworkError.request(.invalidMethod(rawValue)) }
+        // The named cases are tokens by construction; only `.other`'s text can be wrong.
+        guard case .other(let token) = self else { return }
+        guard HTTPToken.isValid(token) else { throw NetworkError.request(.invalidMethod(token)) }
     }
 
     /// The method token.
@@ -96,7 +112,38 @@ public enum NetworkHttpMethod: RawRepresentable, Sendable, Hashable, CustomStrin
 enum HTTPToken {
     static func isValid(_ string: String) -> Bool {
         guard !string.isEmpty else { return false }
-        return string.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(isTokenByte) } ?? string.utf8.allSatisfy(isTokenByte)
+        return string.utf8.withContiguousStorageIfAvailable(isValid) ?? string.utf8.allSatisfy(isTokenByte)
+    }
+
+    /// Eight bytes at a time where they are all letters or hyphens, as header names mostly are;
+    /// byte by byte elsewhere.
+    static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let raw = UnsafeRawBufferPointer(bytes)
+        var offset = 0
+        while offset + 8 <= raw.count {
+            if !isLettersOrHyphens(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)),
+               !raw[offset..<offset + 8].allSatisfy(isTokenByte) {
+                return false
+            }
+            offset += 8
+        }
+        return raw[offset...].allSatisfy(isTokenByte)
+    }
+
+    /// Whether each of the eight bytes of `word` is an ASCII letter or `-`.
+    @inline(__always)
+    static func isLettersOrHyphens(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits = ones &* 0x80
+        // Every byte below 0x80, so no sum below carries into the next byte, and each byte's
+        // bit 7 answers for that byte alone.
+        guard word & highBits == 0 else { return false }
+        let folded = word | (ones &* 0x20)  // A–Z to a–z; other bytes move, but not into a–z
+        let atLeastA = (folded &+ ones &* (0x80 - 0x61)) & highBits
+        let aboveZ = (folded &+ ones &* (0x80 - 0x7B)) & highBits
+        let hyphenXOR = word ^ (ones &* 0x2D)  // zero where the byte is `-`
+        let notHyphen = (((hyphenXOR & ~highBits) &+ ~highBits) | hyphenXOR) & highBits
+        return (atLeastA & ~aboveZ) | (notHyphen ^ highBits) == highBits
     }
 
     /// RFC 9110 §5.6.2's `tchar`: letters, digits and ``!#$%&'*+-.^_`|~``. Read from two 64-bit

@@ -60,6 +60,29 @@ struct NetworkHeadersTests {
         #expect(throws: NetworkError.self) { try NetworkRequest(url: "https://example.com", headers: [.header(key: "X-Test", value: value)]) }
     }
 
+    @Test("Of every scalar up to U+00FF, at every place in values of 1 to 19 bytes, exactly the controls other than tab and DEL are refused, naming that scalar")
+    func valueCharactersAtEveryPosition() throws {
+        // RFC 9110 §5.5, as `isForbiddenInValue` states it, written out here apart from the scan
+        // (which reads eight bytes at a time): every position of a first, second and third word.
+        let refused = Set<UInt32>((0..<0x20).filter { $0 != 0x09 } + [0x7F])
+        for value in UInt32(0)...255 {
+            let scalar = try #require(Unicode.Scalar(value))
+            for length in 1...19 {
+                for position in 0..<length {
+                    let text = String(repeating: "v", count: position) + String(scalar) + String(repeating: "w", count: length - position - 1)
+                    do {
+                        let field = try NetworkHeader(name: "X-Test", value: text).validated()
+                        #expect(!refused.contains(value), "U+\(String(value, radix: 16)) at \(position) of \(length) was kept")
+                        let isEdgeWhitespace = (value == 0x20 || value == 0x09) && (position == 0 || position == length - 1)
+                        #expect((field.value == text) == !isEdgeWhitespace, "U+\(String(value, radix: 16)) at \(position) of \(length)")
+                    } catch NetworkError.request(.invalidHeader(_, .forbiddenValueCharacter(let bad))) {
+                        #expect(refused.contains(value) && bad == scalar, "U+\(String(value, radix: 16)) at \(position) of \(length) refused as \(bad)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test("Names must be HTTP tokens", arguments: ["", "Bad Name", "X-Ünïcode", "Name:", "X\r\nY", "a\u{0}", "(x)"])
     func forbiddenNames(name: String) {
         var headers = NetworkHeaders()

@@ -36,6 +36,14 @@ struct NetworkHttpMethodTests {
         #expect(NetworkHttpMethod.get.isSafe && NetworkHttpMethod.get.isIdempotent)
         #expect(!NetworkHttpMethod.put.isSafe && NetworkHttpMethod.put.isIdempotent)
         #expect(!NetworkHttpMethod.post.isIdempotent && !NetworkHttpMethod.patch.isIdempotent)
+        // Every method, named or spelled out as `.other`, against RFC 9110's lists.
+        let safe: Set<String> = ["GET", "HEAD", "OPTIONS", "TRACE"], idempotent = safe.union(["PUT", "DELETE"])
+        let all: [NetworkHttpMethod] = [.get, .head, .post, .put, .delete, .trace, .options, .connect, .patch, .move]
+        for method in all + all.map({ .other($0.rawValue) }) + [.other("PROPFIND"), .other("get")] {
+            #expect(method.isSafe == safe.contains(method.rawValue), "\(method)")
+            #expect(method.isIdempotent == idempotent.contains(method.rawValue), "\(method)")
+            #expect(throws: Never.self, "\(method)") { try method.validate() }
+        }
     }
 
     @Test("Exactly RFC 9110's token characters are accepted in methods and header names, of every scalar up to U+00FF")
@@ -46,10 +54,15 @@ struct NetworkHttpMethodTests {
         #expect(tchar.count == 77)
         for value in UInt32(0)...255 {
             let scalar = try #require(Unicode.Scalar(value))
-            let token = "A" + String(scalar) + "Z"
             let isToken = tchar.contains(scalar)
-            #expect((NetworkHttpMethod(rawValue: token) != nil) == isToken, "method with byte \(value)")
-            #expect(((try? NetworkHeader(name: token, value: "v").validated()) != nil) == isToken, "header name with byte \(value)")
+            // At every place in tokens of 1 to 19 bytes: the check reads eight bytes at a time.
+            for length in 1...19 {
+                for position in 0..<length {
+                    let token = String(repeating: "a", count: position) + String(scalar) + String(repeating: "Z", count: length - position - 1)
+                    #expect((NetworkHttpMethod(rawValue: token) != nil) == isToken, "method with byte \(value) at \(position) of \(length)")
+                    #expect(((try? NetworkHeader(name: token, value: "v").validated()) != nil) == isToken, "header name with byte \(value) at \(position) of \(length)")
+                }
+            }
         }
     }
 }
