@@ -1,13 +1,13 @@
 /// What one pass over a field value's UTF-8 bytes found: whether ``NetworkHeader/validated()``
 /// must refuse it, trim it, or can keep it as it is. Every field of every request and response is
-/// scanned, so the pass reads eight bytes at a time and looks at single bytes only in a word that
-/// may hold a control character.
+/// scanned, so the pass reads eight bytes at a time, and single bytes only in a word that may hold
+/// a control character and in the last seven bytes or fewer.
 enum HeaderValueScan: Equatable {
     /// No forbidden byte, and no space or tab at either end.
     case clean
     /// No forbidden byte, but a space or tab at one end or both (RFC 9110 §5.5's optional whitespace).
-    case surroundedByWhitespace
-    /// The first byte ``NetworkHeader/isForbiddenInValue(_:)`` refuses: a control other than tab, or DEL.
+    case hasEdgeWhitespace
+    /// The first byte ``isForbidden(_:)`` refuses.
     case forbiddenByte(UInt8)
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -18,7 +18,7 @@ enum HeaderValueScan: Equatable {
         if let forbidden = Self.firstForbiddenByte(in: UnsafeRawBufferPointer(bytes)) {
             self = .forbiddenByte(forbidden)
         } else {
-            self = Self.isOptionalWhitespace(first) || Self.isOptionalWhitespace(last) ? .surroundedByWhitespace : .clean
+            self = Self.isOptionalWhitespace(first) || Self.isOptionalWhitespace(last) ? .hasEdgeWhitespace : .clean
         }
     }
 
@@ -28,6 +28,9 @@ enum HeaderValueScan: Equatable {
 
     static func isOptionalWhitespace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
 
+    /// RFC 9110 §5.5: field values are visible characters, spaces, tabs and non-ASCII text. CR,
+    /// LF and NUL would split or end the field; the other controls and DEL are refused as well
+    /// because servers and proxies disagree about them.
     static func isForbidden(_ byte: UInt8) -> Bool { byte == 0x7F || (byte < 0x20 && byte != 0x09) }
 
     static func firstForbiddenByte(in bytes: UnsafeRawBufferPointer) -> UInt8? {

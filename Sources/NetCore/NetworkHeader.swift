@@ -44,9 +44,9 @@ public struct NetworkHeader: Sendable, Hashable, CustomStringConvertible, Custom
         guard !name.isEmpty else {
             throw NetworkError.request(.invalidHeader(name: name, reason: .emptyName))
         }
-        // Scanned as UTF-8 bytes first (every field of every request and response passes here):
-        // token bytes and the forbidden controls are all ASCII, and in UTF-8 a byte below 0x80
-        // is always that ASCII character. The scalars are read only to name what is wrong.
+        // Scanned as UTF-8 bytes (every field of every request and response passes here): token
+        // bytes and the forbidden controls are all ASCII, and in UTF-8 a byte below 0x80 is
+        // always that ASCII character. A bad name's scalars are read only to name what is wrong.
         if !HTTPToken.isValid(name),
            let bad = name.unicodeScalars.first(where: { !$0.isASCII || !HTTPToken.isTokenByte(UInt8($0.value)) }) {
             throw NetworkError.request(.invalidHeader(name: name, reason: .invalidNameCharacter(bad)))
@@ -57,7 +57,7 @@ public struct NetworkHeader: Sendable, Hashable, CustomStringConvertible, Custom
         switch scan {
         case .clean:
             return self  // the common case, without a copy
-        case .surroundedByWhitespace:
+        case .hasEdgeWhitespace:
             return NetworkHeader(name: name, value: NetworkHeader.trimmingOptionalWhitespace(value))
         case .forbiddenByte(let byte):
             // An ASCII byte in UTF-8 is always that scalar.
@@ -65,11 +65,10 @@ public struct NetworkHeader: Sendable, Hashable, CustomStringConvertible, Custom
         }
     }
 
-    /// RFC 9110 §5.5: field values are visible characters, spaces, tabs and non-ASCII text.
-    /// CR, LF and NUL would split or end the field; other controls are rejected as well because
-    /// servers and proxies disagree about them.
+    /// Whether a value may not hold `scalar` (``HeaderValueScan/isForbidden(_:)``: a control
+    /// other than tab, or DEL).
     package static func isForbiddenInValue(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value == 0x7F || (scalar.value < 0x20 && scalar != "\t")
+        scalar.isASCII && HeaderValueScan.isForbidden(UInt8(scalar.value))
     }
 
     package static func trimmingOptionalWhitespace(_ value: String) -> String {

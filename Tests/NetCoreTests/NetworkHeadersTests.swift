@@ -47,6 +47,8 @@ struct NetworkHeadersTests {
 
     @Test("Header injection through a value is refused", arguments: [
         "a\r\nX-Injected: 1", "a\nb", "a\rb", "a\u{0}b", "bell\u{7}", "del\u{7F}",
+        // Non-ASCII text beside the control, in the same eight bytes the scan reads at once.
+        "é\r\nX-Injected: 1", "東京\u{7F}", "\u{FF}\u{FF}\u{FF}\u{0}", "ab東\nX: 1東京東京",
     ])
     func forbiddenValues(value: String) {
         do {
@@ -60,7 +62,7 @@ struct NetworkHeadersTests {
         #expect(throws: NetworkError.self) { try NetworkRequest(url: "https://example.com", headers: [.header(key: "X-Test", value: value)]) }
     }
 
-    @Test("Of every scalar up to U+00FF, at every place in values of 1 to 19 bytes, exactly the controls other than tab and DEL are refused, naming that scalar")
+    @Test("Of every scalar up to U+00FF, at every place in values of 1 to 19 characters, exactly the controls other than tab and DEL are refused, naming that scalar")
     func valueCharactersAtEveryPosition() throws {
         // RFC 9110 §5.5, as `isForbiddenInValue` states it, written out here apart from the scan
         // (which reads eight bytes at a time): every position of a first, second and third word.
@@ -88,6 +90,20 @@ struct NetworkHeadersTests {
         var headers = NetworkHeaders()
         #expect(throws: NetworkError.self) { try headers.add(name: name, value: "v") }
         #expect(headers.isEmpty)
+    }
+
+    @Test("The first refused character is the one named, wherever it is in its eight bytes")
+    func firstRefusedCharacterIsNamed() {
+        for (value, first) in [("ab\u{1}\u{2}", "\u{1}"), ("abcdefg\u{7F}\u{0}", "\u{7F}"), ("é\u{1B}\r\n", "\u{1B}"), ("\u{2}\u{1}", "\u{2}")] as [(String, Unicode.Scalar)] {
+            do {
+                _ = try NetworkHeader(name: "X", value: value).validated()
+                Issue.record("\(value.debugDescription) must be refused")
+            } catch NetworkError.request(.invalidHeader(_, .forbiddenValueCharacter(let named))) {
+                #expect(named == first, "\(value.debugDescription)")
+            } catch {
+                Issue.record("unexpected error \(error)")
+            }
+        }
     }
 
     @Test("Errors say which character was refused")

@@ -103,16 +103,9 @@ package final class Subprocess {
         return line
     }
 
-    /// ``firstLine()`` on the calling thread, for an actor that must not be re-entered while its
-    /// peer starts.
-    package func firstLineBlocking() throws -> String {
-        guard let line = Self.readLine(output) else {
-            throw CommandFailed(description: "the process exited before writing a line: \(standardError)")
-        }
-        return line
-    }
-
-    private static func readLine(_ descriptor: Int32) -> String? {
+    /// The first line on `descriptor`, without its newline, or `nil` if it closes first. Blocks
+    /// the calling thread: call it off Swift's pool (``offPool(_:)``).
+    package static func readLine(_ descriptor: Int32) -> String? {
         var line = Data()
         var buffer = [UInt8](repeating: 0, count: 64)
         while !line.contains(UInt8(ascii: "\n")) {

@@ -8,20 +8,31 @@ package actor WerkzeugPeer {
     package static let shared = WerkzeugPeer()
 
     private var process: Subprocess?
-    private var port: Int?
+    /// The peer's first line (its port), read once on a thread of its own: Python takes a while to
+    /// start on a busy machine, and every caller waits for the same read without holding one of
+    /// Swift's cooperative threads.
+    private var firstLine: Task<String?, Never>?
 
     /// `http://127.0.0.1:PORT`, starting the peer on first use.
-    package func baseURL() throws -> String {
-        if let port { return "http://127.0.0.1:\(port)" }
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Peers/werkzeug_peer.py").path
-        let child = try Subprocess("/usr/bin/env", ["python3", script])
-        let line = try child.firstLineBlocking()
+    package func baseURL() async throws -> String {
+        let reading: Task<String?, Never>
+        if let firstLine {
+            reading = firstLine
+        } else {
+            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("Peers/werkzeug_peer.py").path
+            let child = try Subprocess("/usr/bin/env", ["python3", script])
+            process = child
+            let output = child.output
+            reading = Task { await offPool { Subprocess.readLine(output) } }
+            firstLine = reading
+        }
+        guard let line = await reading.value else {
+            throw CommandFailed(description: "werkzeug_peer.py exited before writing its port: \(process?.standardError ?? "")")
+        }
         guard let port = Int(line) else {
             throw CommandFailed(description: "werkzeug_peer.py printed \(line) instead of a port")
         }
-        process = child
-        self.port = port
         return "http://127.0.0.1:\(port)"
     }
 }
