@@ -13,8 +13,9 @@ import NIOCore
 ///   `If-Modified-Since` gets 304 with the same caching headers and `X-Revalidated: n` (and
 ///   `Set-Cookie: C` with `cookie304=C`); with `changed=1` validators are ignored and every answer
 ///   is a new 200.
-/// - `POST|PUT|PATCH|DELETE /cache/:id[?location=&content-location=]`: 200 (an unsafe request that
-///   should invalidate the stored GET, and the same-origin URLs those headers name).
+/// - `POST|PUT|PATCH|DELETE /cache/:id[?location=&content-location=&unsafe-status=]`: 200 (or
+///   `unsafe-status`; an unsafe request that should invalidate the stored GET, and the same-origin
+///   URLs those headers name, when its status is 2xx or 3xx).
 /// - `GET /hits/:id`: `full,notModified` counts for that id.
 enum CacheServer {
     static let shared = SharedLoopbackServer { makeRouter() }
@@ -80,7 +81,8 @@ enum CacheServer {
             for (parameter, header) in [("location", HTTPField.Name.location), ("content-location", HTTPField.Name.contentLocation)] {
                 if let value = request.uri.queryParameters.get(parameter) { fields[header] = String(value) }
             }
-            return Response(status: .ok, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(string: "changed")))
+            let status = request.uri.queryParameters.get("unsafe-status").flatMap { Int($0) }.map { HTTPResponse.Status(code: $0) } ?? .ok
+            return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(string: "changed")))
         }
         for method in [HTTPRequest.Method.post, .put, .patch, .delete] { router.on("/cache/:id", method: method, use: unsafe) }
         router.get("/hits/:id") { _, context in await hits.report(context.parameters.get("id") ?? "?") }

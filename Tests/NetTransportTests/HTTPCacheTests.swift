@@ -384,6 +384,24 @@ struct HTTPCacheTests {
         #expect(try await Self.hits(id) == (2, 0))
     }
 
+    @Test("An unsafe request answered 3xx drops what is stored for its URL (a 303 followed, a 300 not followed); one answered 4xx or 5xx drops nothing")
+    func invalidationByStatus() async throws {
+        for status in [300, 303, 404, 500] {
+            let (_, elsewhere) = try await Self.resource()
+            // The GET and the POST share one URL, so the query that sets the POST's status is
+            // part of the stored answer's key too; the GET's handler ignores it.
+            let (id, url) = try await Self.resource(["cc": "max-age=60", "unsafe-status": "\(status)", "location": elsewhere.path])
+            _ = try await client.requestData(for: url)
+            #expect(try await client.requestData(for: url).response.cacheStatus == .cache, "\(status)")
+            let post = try await client.requestData(for: NetworkRequest(url: url, httpMethod: .post, httpBody: Data("x".utf8)))
+            // A 303 is followed with a GET to `location`; the others are the POST's own answer.
+            #expect(post.statusCode.rawValue == (status == 303 ? 200 : status), "\(status)")
+            let after = try await client.requestData(for: url).response.cacheStatus
+            #expect(after == ((300..<400).contains(status) ? .network : .cache), "\(status)")
+            #expect(try await Self.hits(id) == ((300..<400).contains(status) ? 2 : 1, 0), "\(status)")
+        }
+    }
+
     @Test("PUT, PATCH and DELETE drop what is stored for their URL, and for the same-origin Location and Content-Location they name; another origin's is kept")
     func unsafeMethodsInvalidate() async throws {
         for method in [NetworkHttpMethod.put, .patch, .delete] {

@@ -100,6 +100,31 @@ struct HTTPDiskCacheTests {
         #expect(try DiskCacheStorage(directory: directory).variants(forKey: "k").isEmpty)
     }
 
+    @Test("A credential is written to disk as its digest, never as sent")
+    func credentialsOnDiskAreDigests() async throws {
+        let directory = try TransportTest.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let client = NetworkClient(transport: URLSessionTransport(), cache: HTTPCache(storage: try DiskCacheStorage(directory: directory)))
+        let secrets = ["Authorization": "Bearer token-3f9c1a", "Cookie": "session=cookie-77d2e0", "X-API-Key": "key-a41b6c"]
+        for (name, secret) in secrets.sorted(by: { $0.key < $1.key }) {
+            // No `vary`: the server would echo the Vary'd header's value in the body it sends.
+            let (id, url) = try await HTTPCacheTests.resource(["cc": "max-age=60"])
+            let request = try NetworkRequest(url: url, headers: [.header(key: name, value: secret)])
+            _ = try await client.requestData(for: request)
+            #expect(try await client.requestData(for: request).response.cacheStatus == .cache, "\(name)")  // stored, and found by the digest
+            #expect(try await HTTPCacheTests.hits(id) == (1, 0), "\(name)")
+        }
+        let files = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
+        #expect(files.count == secrets.count)
+        let written = try files.map { try Data(contentsOf: $0) }.reduce(Data(), +)
+        #expect(written.count > 0 && written.range(of: Data("sha256:".utf8)) != nil)
+        for (name, secret) in secrets {
+            // The secret part alone: neither the header's value nor its token reaches the disk.
+            let token = String(secret.split(whereSeparator: { $0 == " " || $0 == "=" }).last ?? "")
+            #expect(written.range(of: Data(token.utf8)) == nil, "\(name)'s credential is on disk")
+        }
+    }
+
     @Test("The byte limit holds, entries are private files in a private directory, and no temporary file is left")
     func limitAndFiles() async throws {
         let parent = try TransportTest.makeDirectory()
