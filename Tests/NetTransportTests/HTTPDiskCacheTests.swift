@@ -100,6 +100,50 @@ struct HTTPDiskCacheTests {
         #expect(try DiskCacheStorage(directory: directory).variants(forKey: "k").isEmpty)
     }
 
+    @Test("Least recently used first out, across a restart: the order of uses in one storage decides what the next one evicts")
+    func leastRecentlyUsedAcrossRestart() throws {
+        let directory = try TransportTest.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func entry(_ key: String) throws -> CachedResponse {
+            CachedResponse(
+                method: "GET", statusCode: 200, headerFields: [["Cache-Control", "max-age=60"]], url: try #require(URL(string: "https://host/\(key)")),
+                body: Data(repeating: 0x2E, count: 1_000), requestTime: Date(timeIntervalSince1970: 1_700_000_000),
+                responseTime: Date(timeIntervalSince1970: 1_700_000_001), varyValues: [:])
+        }
+        // Every entry's file has the same size (keys of one length): room for three, not four.
+        let size = try #require(DiskCacheStorage.encode([try entry("k1")], key: "k1")).count
+        let first = try DiskCacheStorage(directory: directory, byteLimit: 3 * size + size / 2)
+        for key in ["k1", "k2", "k3"] { first.setVariants([try entry(key)], forKey: key) }
+        // Used in this order: k3 least recently (written, never read), then k2, then k1.
+        #expect(first.variants(forKey: "k2") == [try entry("k2")])
+        #expect(first.variants(forKey: "k1") == [try entry("k1")])
+
+        // Reopened, as after a restart: each new entry pushes out the least recently used.
+        let second = try DiskCacheStorage(directory: directory, byteLimit: 3 * size + size / 2)
+        #expect(second.byteCount == 3 * size)
+        second.setVariants([try entry("k4")], forKey: "k4")
+        #expect(second.variants(forKey: "k3").isEmpty)
+        #expect(second.byteCount == 3 * size)
+        second.setVariants([try entry("k5")], forKey: "k5")
+        #expect(second.variants(forKey: "k2").isEmpty)
+        for key in ["k1", "k4", "k5"] { #expect(second.variants(forKey: key) == [try entry(key)], "\(key)") }
+    }
+
+    @Test("A small disk storage keeps at most half its limit for one resource's variants, the newest first")
+    func variantsByteBudgetOnDisk() async throws {
+        let directory = try TransportTest.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // 1 MiB: 512 KiB for one resource, two answers of 200 kB.
+        let client = NetworkClient(transport: URLSessionTransport(), cache: HTTPCache(storage: try DiskCacheStorage(directory: directory, byteLimit: 1 << 20)))
+        let (id, url) = try await HTTPCacheTests.resource(["cc": "max-age=60", "size": "200000"])
+        func user(_ index: Int) throws -> NetworkRequest { try NetworkRequest(url: url, headers: [.header(key: "X-API-Key", value: "user-\(index)")]) }
+        for index in 0..<4 { _ = try await client.requestData(for: user(index)) }
+        #expect(try await client.requestData(for: user(3)).response.cacheStatus == .cache)
+        #expect(try await client.requestData(for: user(2)).response.cacheStatus == .cache)
+        #expect(try await client.requestData(for: user(1)).response.cacheStatus == .network)
+        #expect(try await HTTPCacheTests.hits(id) == (5, 0))
+    }
+
     @Test("A credential is written to disk as its digest, never as sent")
     func credentialsOnDiskAreDigests() async throws {
         let directory = try TransportTest.makeDirectory()
