@@ -27,11 +27,17 @@ package actor WerkzeugPeer {
             reading = Task { await offPool { Subprocess.readLine(output) } }
             firstLine = reading
         }
-        guard let line = await reading.value else {
-            throw CommandFailed(description: "werkzeug_peer.py exited before writing its port: \(process?.standardError ?? "")")
-        }
-        guard let port = Int(line) else {
-            throw CommandFailed(description: "werkzeug_peer.py printed \(line) instead of a port")
+        let line = await reading.value
+        guard let line, let port = Int(line) else {
+            // Not kept: the next caller starts a new peer, as before the first one's failure.
+            let failure = line.map { "werkzeug_peer.py printed \($0) instead of a port" }
+                ?? "werkzeug_peer.py exited before writing its port: \(process?.standardError ?? "")"
+            if firstLine == reading {
+                process?.terminate()
+                process = nil
+                firstLine = nil
+            }
+            throw CommandFailed(description: failure)
         }
         return "http://127.0.0.1:\(port)"
     }

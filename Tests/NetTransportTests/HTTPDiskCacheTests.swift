@@ -114,7 +114,13 @@ struct HTTPDiskCacheTests {
         let size = try #require(DiskCacheStorage.encode([try entry("k1")], key: "k1")).count
         let first = try DiskCacheStorage(directory: directory, byteLimit: 3 * size + size / 2)
         for key in ["k1", "k2", "k3"] { first.setVariants([try entry(key)], forKey: key) }
-        // Used in this order: k3 least recently (written, never read), then k2, then k1.
+        // Written in the order k1, k2, k3, as the files say: fixed times in the past, so that a
+        // storage that forgot the reads below would evict k1 first, whatever the kernel's clock.
+        for (key, secondsAgo) in [("k1", 30.0), ("k2", 20.0), ("k3", 10.0)] {
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -secondsAgo)],
+                                                  ofItemAtPath: directory.appendingPathComponent(DiskCacheStorage.fileName(for: key)).path)
+        }
+        // Used since in this order: k3 least recently (written, never read), then k2, then k1.
         #expect(first.variants(forKey: "k2") == [try entry("k2")])
         #expect(first.variants(forKey: "k1") == [try entry("k1")])
 
@@ -160,8 +166,10 @@ struct HTTPDiskCacheTests {
         }
         let files = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
         #expect(files.count == secrets.count)
-        let written = try files.map { try Data(contentsOf: $0) }.reduce(Data(), +)
-        #expect(written.count > 0 && written.range(of: Data("sha256:".utf8)) != nil)
+        let contents = try files.map { try Data(contentsOf: $0) }
+        // Each entry is keyed by its credential's digest.
+        #expect(contents.allSatisfy { $0.range(of: Data("sha256:".utf8)) != nil })
+        let written = contents.reduce(Data(), +)
         for (name, secret) in secrets {
             // The secret part alone: neither the header's value nor its token reaches the disk.
             let token = String(secret.split(whereSeparator: { $0 == " " || $0 == "=" }).last ?? "")
