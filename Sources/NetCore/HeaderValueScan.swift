@@ -1,7 +1,6 @@
 /// What one pass over a field value's UTF-8 bytes found: whether ``NetworkHeader/validated()``
 /// must refuse it, trim it, or can keep it as it is. Every field of every request and response is
-/// scanned, so the pass reads eight bytes at a time, and single bytes only in a word that may hold
-/// a control character and in the last seven bytes or fewer.
+/// scanned, so the pass reads eight bytes at a time (``WordScan``).
 enum HeaderValueScan: Equatable {
     /// No forbidden byte, and no space or tab at either end.
     case clean
@@ -34,15 +33,7 @@ enum HeaderValueScan: Equatable {
     static func isForbidden(_ byte: UInt8) -> Bool { byte == 0x7F || (byte < 0x20 && byte != 0x09) }
 
     static func firstForbiddenByte(in bytes: UnsafeRawBufferPointer) -> UInt8? {
-        var offset = 0
-        while offset + 8 <= bytes.count {
-            if mayHoldControl(bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)),
-               let forbidden = bytes[offset..<offset + 8].first(where: isForbidden) {
-                return forbidden
-            }
-            offset += 8
-        }
-        return bytes[offset...].first(where: isForbidden)
+        WordScan.firstByte(in: bytes, where: isForbidden, wordMayHoldOne: mayHoldControl)
     }
 
     /// Whether any byte of `word` is below 0x20 or is 0x7F. Exact as a yes or no: a byte's

@@ -36,7 +36,7 @@ public enum NetworkHttpMethod: RawRepresentable, Sendable, Hashable, CustomStrin
     /// Parses a method token; returns `nil` when it is not a valid token.
     public init?(rawValue: String) {
         guard HTTPToken.isValid(rawValue) else { return nil }
-        self = NetworkHttpMethod.known.first { $0.rawValue == rawValue } ?? .other(rawValue)
+        self = NetworkHttpMethod.other(rawValue).named
     }
 
     /// Parses a method token, throwing ``NetworkError/RequestFailure/invalidMethod(_:)`` when it is
@@ -67,26 +67,24 @@ public enum NetworkHttpMethod: RawRepresentable, Sendable, Hashable, CustomStrin
 
     /// Methods that do not change server state (RFC 9110 §9.2.1).
     public var isSafe: Bool {
-        switch self {
+        switch named {
         case .get, .head, .options, .trace: true
-        case .post, .put, .delete, .connect, .patch, .move: false
-        case .other(let token): NetworkHttpMethod(rawValue: token).map { !$0.isOther && $0.isSafe } ?? false
+        default: false
         }
     }
 
     /// Methods that may be repeated with the same effect, and so retried (RFC 9110 §9.2.2).
     public var isIdempotent: Bool {
-        switch self {
+        switch named {
         case .get, .head, .options, .trace, .put, .delete: true
-        case .post, .connect, .patch, .move: false
-        case .other(let token): NetworkHttpMethod(rawValue: token).map { !$0.isOther && $0.isIdempotent } ?? false
+        default: false
         }
     }
 
-    /// Whether this is `.other`: a token built as `.other("GET")` is still a known method.
-    private var isOther: Bool {
-        if case .other = self { return true }
-        return false
+    /// The named case for a token that has one: `.other("GET")` is `.get`.
+    private var named: NetworkHttpMethod {
+        guard case .other(let token) = self else { return self }
+        return NetworkHttpMethod.known.first { $0.rawValue == token } ?? self
     }
 
     /// Throws ``NetworkError/RequestFailure/invalidMethod(_:)`` if the token is not valid.
@@ -116,18 +114,9 @@ enum HTTPToken {
     }
 
     /// Eight bytes at a time where they are all letters or hyphens, as header names mostly are;
-    /// byte by byte elsewhere.
+    /// byte by byte elsewhere (``WordScan``).
     static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        let raw = UnsafeRawBufferPointer(bytes)
-        var offset = 0
-        while offset + 8 <= raw.count {
-            if !isLettersOrHyphens(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)),
-               !raw[offset..<offset + 8].allSatisfy(isTokenByte) {
-                return false
-            }
-            offset += 8
-        }
-        return raw[offset...].allSatisfy(isTokenByte)
+        WordScan.firstByte(in: UnsafeRawBufferPointer(bytes), where: { !isTokenByte($0) }, wordMayHoldOne: { !isLettersOrHyphens($0) }) == nil
     }
 
     /// Whether each of the eight bytes of `word` is an ASCII letter or `-`.

@@ -346,8 +346,13 @@ struct HTTPCacheTests {
 
     @Test("A small storage keeps at most half its limit for one resource's variants, the newest first")
     func variantsByteBudget() async throws {
-        // 1 MiB: 512 KiB for one resource, two answers of 200 kB.
-        let client = NetworkClient(transport: URLSessionTransport(), cache: .memory(byteLimit: 1 << 20))
+        try await Self.expectHalfLimitForOneResource(in: MemoryCacheStorage(byteLimit: 1 << 20))
+    }
+
+    /// Four users' answers of 200 kB to one resource, in a storage of 1 MiB: 512 KiB for the
+    /// resource keeps the last two.
+    static func expectHalfLimitForOneResource(in storage: any HTTPCacheStorage) async throws {
+        let client = NetworkClient(transport: URLSessionTransport(), cache: HTTPCache(storage: storage))
         let (id, url) = try await Self.resource(["cc": "max-age=60", "size": "200000"])
         func user(_ index: Int) throws -> NetworkRequest { try NetworkRequest(url: url, headers: [.header(key: "X-API-Key", value: "user-\(index)")]) }
         for index in 0..<4 { _ = try await client.requestData(for: user(index)) }
