@@ -38,6 +38,30 @@ package enum FileStatus {
         return Snapshot(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size), modified: modified)
     }
 
+    /// Sets the last-modification time of the file at `path` (a final link itself, not its target)
+    /// to `date`, to the nanosecond, leaving its access time; `false` when the system refuses.
+    ///
+    /// Foundation's `setAttributes([.modificationDate: …])` goes through `utimes(2)` in whole
+    /// microseconds, and for a date whose fraction rounds up to 1,000,000 of them (about one in a
+    /// million) it hands the kernel an invalid time and fails with EINVAL.
+    package static func setModified(_ path: String, to date: Date) -> Bool {
+        let interval = date.timeIntervalSince1970
+        // Beyond ±2^52 s a Double has no fraction left, and Int(_:) must not meet a non-finite value.
+        guard interval.isFinite, abs(interval) < 0x1p52 else { return false }
+        let seconds = interval.rounded(.down)
+        let nanoseconds = min(999_999_999, max(0, Int(((interval - seconds) * 1e9).rounded(.down))))
+        let times = [timespec(tv_sec: 0, tv_nsec: omitTime), timespec(tv_sec: Int(seconds), tv_nsec: nanoseconds)]
+        return utimensat(AT_FDCWD, path, times, AT_SYMLINK_NOFOLLOW) == 0
+    }
+
+    /// `UTIME_OMIT` (leave this time as it is), a macro Swift does not import: `(1 << 30) - 2` in
+    /// Linux's `<sys/stat.h>`, `-2` in Darwin's.
+    #if canImport(Darwin)
+    private static let omitTime = -2
+    #else
+    private static let omitTime = (1 << 30) - 2
+    #endif
+
     /// The size of a readable regular file, or a typed error naming the path and the reason.
     static func regularFileSize(of url: URL) throws -> Int64 {
         let path = url.path

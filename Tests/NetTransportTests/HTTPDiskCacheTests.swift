@@ -117,8 +117,8 @@ struct HTTPDiskCacheTests {
         // Written in the order k1, k2, k3, as the files say: fixed times in the past, so that a
         // storage that forgot the reads below would evict k1 first, whatever the kernel's clock.
         for (key, secondsAgo) in [("k1", 30.0), ("k2", 20.0), ("k3", 10.0)] {
-            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -secondsAgo)],
-                                                  ofItemAtPath: directory.appendingPathComponent(DiskCacheStorage.fileName(for: key)).path)
+            let path = directory.appendingPathComponent(DiskCacheStorage.fileName(for: key)).path
+            #expect(FileStatus.setModified(path, to: Date(timeIntervalSinceNow: -secondsAgo)))
         }
         // Used since in this order: k3 least recently (written, never read), then k2, then k1.
         #expect(first.variants(forKey: "k2") == [try entry("k2")])
@@ -133,6 +133,30 @@ struct HTTPDiskCacheTests {
         second.setVariants([try entry("k5")], forKey: "k5")
         #expect(second.variants(forKey: "k2").isEmpty)
         for key in ["k1", "k4", "k5"] { #expect(second.variants(forKey: key) == [try entry(key)], "\(key)") }
+    }
+
+    @Test("A read's time reaches its file at any fraction of a second, one that rounds up to a whole second in microseconds included")
+    func useTimeAtEveryFraction() throws {
+        let directory = try TransportTest.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("entry").path
+        #expect(FileManager.default.createFile(atPath: path, contents: Data("x".utf8)))
+        // 0.9999996 s is 999,999.6 µs: Foundation's setAttributes rounded it to 1,000,000 µs, which
+        // utimes(2) refuses (EINVAL), so such a read left the file's older time behind.
+        for fraction in [0.0, 0.25, 0.999_999_4, 0.999_999_6, 0.999_999_99] {
+            let date = Date(timeIntervalSince1970: 1_700_000_000 + fraction)
+            #expect(FileStatus.setModified(path, to: date), "\(fraction)")
+            let written = try #require(try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date)
+            #expect(abs(written.timeIntervalSince(date)) < 1e-6, "\(fraction): \(written.timeIntervalSince1970)")
+        }
+        // A link's own time is set, never its target's (entries are never read through links).
+        let link = directory.appendingPathComponent("link").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
+        #expect(FileStatus.setModified(link, to: Date(timeIntervalSince1970: 1_600_000_000)))
+        let target = try #require(try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date)
+        #expect(abs(target.timeIntervalSince1970 - 1_700_000_000.999_999_99) < 1e-6)
+        #expect(!FileStatus.setModified(directory.appendingPathComponent("absent").path, to: Date()))
+        #expect(!FileStatus.setModified(path, to: .init(timeIntervalSince1970: .infinity)))
     }
 
     @Test("A small disk storage keeps at most half its limit for one resource's variants, the newest first")

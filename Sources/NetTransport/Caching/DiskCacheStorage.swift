@@ -1,4 +1,5 @@
 import Foundation
+import NetCore
 
 /// Responses on disk in a directory you name, surviving restarts, within a byte limit (least
 /// recently used first out).
@@ -71,7 +72,7 @@ public final class DiskCacheStorage: HTTPCacheStorage {
             return []
         }
         let now = Date()
-        try? FileManager.default.setAttributes([.modificationDate: now], ofItemAtPath: url.path)
+        _ = FileStatus.setModified(url.path, to: now)  // a file removed meanwhile keeps no time to set
         index.withLock { $0[name]?.lastUse = now }
         return variants
     }
