@@ -10,8 +10,9 @@ enum NetlinkSocket {
     /// Holds well over a hundred link flaps before the kernel reports ENOBUFS (then we resync).
     static let eventReceiveBuffer: Int32 = 1 << 20
 
-    /// Opens and binds a `NETLINK_ROUTE` socket; `groups` 0 for a dump socket.
-    static func open(groups: UInt32) throws -> Int32 {
+    /// Opens and binds a `NETLINK_ROUTE` socket; `groups` 0 for a dump socket. An event socket
+    /// asks for `receiveBuffer` bytes of queue.
+    static func open(groups: UInt32, receiveBuffer: Int32 = eventReceiveBuffer) throws -> Int32 {
         let descriptor = socket(AF_NETLINK, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), CNL_NETLINK_ROUTE)
         guard descriptor >= 0 else { throw ReachabilityError.systemCall("socket(AF_NETLINK)", errno: errno) }
         var address = sockaddr_nl()
@@ -26,7 +27,7 @@ enum NetlinkSocket {
             throw ReachabilityError.systemCall("bind(AF_NETLINK)", errno: code)
         }
         if groups != 0 {
-            var size = eventReceiveBuffer
+            var size = receiveBuffer
             // SO_RCVBUFFORCE passes the rmem_max cap when privileged; otherwise take what we may.
             if setsockopt(descriptor, SOL_SOCKET, SO_RCVBUFFORCE, &size, socklen_t(MemoryLayout<Int32>.size)) != 0 {
                 _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))

@@ -37,6 +37,8 @@ public final class NetworkReachability: Sendable {
 
     /// How long a burst of kernel events must settle before the state is re-read.
     public let debounce: Duration
+    /// What the event socket's queue asks for, in bytes (smaller only in tests, to make it overflow).
+    private let eventReceiveBuffer: Int32
     private let classifier = LinkClassifier()
     private let running = Mutex<RunningMonitor?>(nil)
 
@@ -56,9 +58,16 @@ public final class NetworkReachability: Sendable {
     ///
     /// - Parameter debounce: how long kernel events must settle before the state is re-read
     ///   (a burst then gives one element); 50 ms by default, from zero to a day.
-    public init(debounce: Duration = .milliseconds(50)) throws {
+    public convenience init(debounce: Duration = .milliseconds(50)) throws {
+        try self.init(debounce: debounce, eventReceiveBuffer: NetlinkSocket.eventReceiveBuffer)
+    }
+
+    /// A monitor whose event socket asks for `eventReceiveBuffer` bytes of queue (for tests: a
+    /// small one overflows in a burst, as the default one does in a longer burst).
+    package init(debounce: Duration, eventReceiveBuffer: Int32) throws {
         guard debounce >= .zero, debounce <= Self.longestDebounce else { throw ReachabilityError.invalidDebounce(debounce) }
         self.debounce = debounce
+        self.eventReceiveBuffer = eventReceiveBuffer
         close(try NetlinkSocket.open(groups: 0))
     }
 
@@ -86,7 +95,7 @@ public final class NetworkReachability: Sendable {
         try running.withLock { running in
             guard running == nil else { throw ReachabilityError.alreadyRunning }
             // Subscribe before the first dump, so no change between the two is missed.
-            let eventSocket = try NetlinkSocket.open(groups: NetlinkSocket.eventGroups)
+            let eventSocket = try NetlinkSocket.open(groups: NetlinkSocket.eventGroups, receiveBuffer: eventReceiveBuffer)
             var descriptors = [eventSocket]
             do {
                 let dumpSocket = try NetlinkSocket.open(groups: 0)

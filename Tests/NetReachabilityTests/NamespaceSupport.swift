@@ -38,6 +38,15 @@ final class NetworkNamespace {
 
     deinit { _ = try? runProcess(ip, ["netns", "delete", name]) }
 
+    /// A namespace holding veth0 (the monitor's) and its peer veth1, both up.
+    static func withVethPair() async throws -> NetworkNamespace {
+        let namespace = try NetworkNamespace()
+        try await namespace.ip("link add veth0 type veth peer name veth1")
+        try await namespace.ip("link set veth1 up")
+        try await namespace.ip("link set veth0 up")
+        return namespace
+    }
+
     /// `ip -n <namespace> <arguments>`, split on spaces, off the cooperative pool.
     func ip(_ command: String) async throws {
         try await runProcessOffPool(ip, ["-n", name] + command.split(separator: " ").map(String.init))

@@ -6,18 +6,9 @@ import Testing
 /// changed with iproute2 while ReachabilityDaemon (NetReachability alone) reports.
 @Suite("Reachability on the real kernel")
 struct ReachabilityKernelTests {
-    /// veth0 (ours) and its peer veth1, both up.
-    private func vethNamespace() async throws -> NetworkNamespace {
-        let namespace = try NetworkNamespace()
-        try await namespace.ip("link add veth0 type veth peer name veth1")
-        try await namespace.ip("link set veth1 up")
-        try await namespace.ip("link set veth0 up")
-        return namespace
-    }
-
     @Test("Elements follow links, addresses and default routes (IPv4 and IPv6), one per real change")
     func followsChanges() async throws {
-        let namespace = try await vethNamespace()
+        let namespace = try await NetworkNamespace.withVethPair()
         let daemon = try DaemonRun(namespace: namespace, arguments: ["--debounce-ms", "20"])
         var (index, line) = try await daemon.waitFor("the first element") { _ in true }
         #expect(line.connection == "unavailable" && !line.reachable)
@@ -76,7 +67,7 @@ struct ReachabilityKernelTests {
 
     @Test("A burst of 1,000 link flaps ends on the final truth")
     func burstOfFlaps() async throws {
-        let namespace = try await vethNamespace()
+        let namespace = try await NetworkNamespace.withVethPair()
         try await namespace.ip("addr add 192.0.2.2/24 dev veth0")
         try await namespace.ip("route add default via 192.0.2.1 dev veth0")
         let daemon = try DaemonRun(namespace: namespace, arguments: ["--debounce-ms", "20"])
@@ -112,7 +103,7 @@ struct ReachabilityKernelTests {
 
     @Test("Starting and stopping 100 times returns descriptors and threads to their baseline")
     func startStopCycles() async throws {
-        let namespace = try await vethNamespace()
+        let namespace = try await NetworkNamespace.withVethPair()
         let output = try await runProcessOffPool(namespace.ip, ["netns", "exec", namespace.name, try daemonPath(), "--cycles", "100"])
         struct Counts: Decodable { let fdsBefore, fdsAfter, threadsBefore, threadsAfter, monitorThreadsBefore, monitorThreadsAfter: Int }
         let counts = try JSONDecoder().decode(Counts.self, from: output)
@@ -215,7 +206,7 @@ struct ReachabilityKernelTests {
     @Test("Latency from the kernel's route event to the element")
     func latency() async throws {
         for debounceMilliseconds in [0, 50] {
-            let namespace = try await vethNamespace()
+            let namespace = try await NetworkNamespace.withVethPair()
             try await namespace.ip("addr add 192.0.2.2/24 dev veth0")
             let monitor = try RouteMonitorRun(namespace: namespace)
             // `ip monitor` has subscribed once it prints a change: a route of no interest to the

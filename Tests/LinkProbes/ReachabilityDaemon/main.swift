@@ -2,8 +2,10 @@
 // object per line, first the current one, then one per change. The tests run it inside network
 // namespaces; `.ci/run` checks with `ldd` that it loads no Foundation library.
 //
-//   ReachabilityDaemon [--once] [--debounce-ms N] [--cycles N]
+//   ReachabilityDaemon [--once] [--debounce-ms N] [--cycles N] [--receive-buffer BYTES]
 //
+// `--receive-buffer` asks for a smaller queue on the monitor's event socket, so that a burst
+// overflows it (ENOBUFS).
 // `--cycles N` starts and stops the notifier N times (half by stopNotifier(), half by ending the
 // iteration) and prints the process's descriptor and thread counts before and after (all threads,
 // and the monitor's own, which are named "NetReachability").
@@ -20,6 +22,7 @@ func fail(_ message: String, status: Int32) -> Never {
 var once = false
 var cycles = 0
 var debounce = Duration.milliseconds(50)
+var receiveBuffer: Int32?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -29,13 +32,18 @@ while let argument = arguments.popFirst() {
             fail("--debounce-ms needs a whole number of milliseconds", status: 2)
         }
         debounce = .milliseconds(value)
+    case "--receive-buffer":
+        guard let value = arguments.popFirst().flatMap({ Int32($0) }), value > 0 else {
+            fail("--receive-buffer needs a positive whole number of bytes", status: 2)
+        }
+        receiveBuffer = value
     case "--cycles":
         guard let value = arguments.popFirst().flatMap({ Int($0) }), value > 0 else {
             fail("--cycles needs a positive whole number", status: 2)
         }
         cycles = value
     default:
-        fail("usage: ReachabilityDaemon [--once] [--debounce-ms N] [--cycles N]", status: 2)
+        fail("usage: ReachabilityDaemon [--once] [--debounce-ms N] [--cycles N] [--receive-buffer BYTES]", status: 2)
     }
 }
 
@@ -126,7 +134,8 @@ func startStopCycles(_ reachability: NetworkReachability, count: Int) async thro
 }
 
 do {
-    let reachability = try NetworkReachability(debounce: debounce)
+    let reachability = try receiveBuffer.map { try NetworkReachability(debounce: debounce, eventReceiveBuffer: $0) }
+        ?? NetworkReachability(debounce: debounce)
     if cycles > 0 {
         try await startStopCycles(reachability, count: 2)  // warm up Swift's thread pool first
         let before = (fds: openDescriptors(), threads: threads(), monitors: monitorThreads())
