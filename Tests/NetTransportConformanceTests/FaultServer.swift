@@ -34,6 +34,9 @@ import Synchronization
 ///   answered with `LENGTH HASH content-length=… transfer-encoding=…` of what arrived.
 /// - `/length-short`: `Content-Length: 5` and 13 bytes, kept alive. `/length-long`: claims 100,
 ///   sends 10 and closes.
+/// - `/expect?key=K[&answer=417]`: a request with `Expect: 100-continue` gets `100 Continue`, then
+///   its body is read and answered as `/upload-once` answers; with `answer=417`, a 417 and a close
+///   instead, the body never asked for (FaultServer+Expect.swift).
 final class FaultServer: Sendable {
     static let shared = FaultServer()
 
@@ -98,6 +101,9 @@ final class FaultServer: Sendable {
             let parts = line.split(separator: ":", maxSplits: 1)
             guard parts.count == 2 else { continue }
             headers[parts[0].lowercased()] = parts[1].trimmingCharacters(in: .whitespaces)
+        }
+        if headers["expect"]?.lowercased() == "100-continue" {
+            guard answerExpectation(target, bodyBytesSoFar: data.count - bodyStart, on: connection) else { return nil }
         }
         let length = headers["content-length"].flatMap { Int($0) } ?? 0
         while data.count < bodyStart + length {
@@ -254,6 +260,9 @@ final class FaultServer: Sendable {
             guard seen > 1 else { return false }
             let framing = ["content-length", "transfer-encoding"].map { "\($0)=\(headers[$0] ?? "none")" }
             let text = Array("\(received.count) \(Self.checksum(received)) \(framing.joined(separator: " "))".utf8)
+            return send(connection, Self.head(200, length: text.count) + text)
+        case "/expect":
+            let text = Array("\(received.count) \(Self.checksum(received))".utf8)
             return send(connection, Self.head(200, length: text.count) + text)
         case "/length-long":
             _ = send(connection, Self.head(200, length: 100) + Array("0123456789".utf8))
