@@ -55,11 +55,29 @@ enum NetlinkSocket {
                     }
                 }
             }
-            // A dump the kernel could not finish is partial: read again, as an interrupted one
-            // is; one that fails every time (an object too large for its buffer) is an error.
-            if let failure, attempt >= 5 { throw ReachabilityError.kernel(errno: -failure) }
-            if failure == nil && (!interrupted || attempt >= 5) { return snapshot }
+            switch verdict(attempt: attempt, interrupted: interrupted, failure: failure) {
+            case .accept: return snapshot
+            case .readAgain: continue
+            case .fail(let error): throw error
+            }
         }
+    }
+
+    /// The most dumps read for one snapshot.
+    static let dumpAttempts = 5
+
+    enum DumpVerdict: Equatable {
+        case accept, readAgain
+        case fail(ReachabilityError)
+    }
+
+    /// What to do with the `attempt`th dump (from 1): a dump the kernel could not finish
+    /// (`failure`, its negative errno) is partial and is read again, as an interrupted one is; one
+    /// that fails every time (an object too large for its buffer) is an error. An interrupted one
+    /// is taken as it is at the last attempt: a table changing without pause still has a state.
+    static func verdict(attempt: Int, interrupted: Bool, failure: Int32?) -> DumpVerdict {
+        if let failure { return attempt >= dumpAttempts ? .fail(.kernel(errno: -failure)) : .readAgain }
+        return interrupted && attempt < dumpAttempts ? .readAgain : .accept
     }
 
     private static func dump(_ descriptor: Int32, type: UInt16, familyHeaderSize: Int, interrupted: inout Bool,
