@@ -6,12 +6,16 @@ import Foundation
 
 /// Credentials inside bodies Net shows (HAR recordings, curl commands, logged requests): the
 /// values of well-known credential keys (`access_token`, `refresh_token`, `password`,
-/// `client_secret`…, and the request's secret query keys) in form bodies and in JSON objects,
-/// which an OAuth token request or response carries.
+/// `client_secret`…, and the request's secret query keys) in form bodies, in JSON objects, which
+/// an OAuth token request or response carries, and in the fields of a multipart form.
 package enum BodyRedaction {
     /// `text` with credential values replaced, by the body's media type.
     package static func redacting(_ text: String, contentType: String?, keys: Set<String>) -> String {
         let type = contentType?.lowercased() ?? ""
+        if type.contains("multipart/form-data") {
+            guard let boundary = contentType.flatMap(multipartBoundary(in:)) else { return text }
+            return redactingMultipart(text, boundary: boundary, keys: keys)
+        }
         if type.contains("x-www-form-urlencoded") { return NetworkRedaction.redactedQuery(text[...], exactKeys: keys) }
         if type.contains("json") { return redactingJSON(text, keys: keys) }
         return text
@@ -41,7 +45,8 @@ package enum BodyRedaction {
                     lastString = nil
                 } else {
                     output += bytes[index...close]
-                    lastString = String(decoding: bytes[(index + 1)..<max(index + 1, min(end, bytes.count))], as: UTF8.self)
+                    // A key is matched as a JSON reader reads it: `pass\u0077ord` is `password`.
+                    lastString = decodedJSONString(bytes[(index + 1)..<max(index + 1, min(end, bytes.count))])
                 }
                 redactsNextString = false
                 index = close + 1
@@ -72,6 +77,73 @@ package enum BodyRedaction {
             index += 1
         }
         return String(decoding: output, as: UTF8.self)
+    }
+
+    /// The text of a JSON string's contents (between its quotes) with its escapes decoded; an
+    /// escape that is not JSON's is kept as written.
+    static func decodedJSONString(_ bytes: ArraySlice<UInt8>) -> String {
+        guard bytes.contains(UInt8(ascii: "\\")) else { return String(decoding: bytes, as: UTF8.self) }
+        var scalars = String.UnicodeScalarView()
+        var raw: [UInt8] = []  // unescaped bytes, decoded as UTF-8 when an escape or the end comes
+        func flush() {
+            scalars.append(contentsOf: String(decoding: raw, as: UTF8.self).unicodeScalars)
+            raw.removeAll(keepingCapacity: true)
+        }
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            guard byte == UInt8(ascii: "\\"), index + 1 < bytes.endIndex else {
+                raw.append(byte)
+                index += 1
+                continue
+            }
+            let escaped = bytes[index + 1]
+            let simple: UInt8? = switch escaped {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): escaped
+            case UInt8(ascii: "b"): 0x08
+            case UInt8(ascii: "f"): 0x0C
+            case UInt8(ascii: "n"): 0x0A
+            case UInt8(ascii: "r"): 0x0D
+            case UInt8(ascii: "t"): 0x09
+            default: nil
+            }
+            if let simple {
+                raw.append(simple)
+                index += 2
+            } else if escaped == UInt8(ascii: "u"), let unit = hexUnit(bytes, at: index + 2) {
+                flush()
+                index += 6
+                if UTF16.isLeadSurrogate(unit), index + 1 < bytes.endIndex, bytes[index] == UInt8(ascii: "\\"),
+                   bytes[index + 1] == UInt8(ascii: "u"), let trail = hexUnit(bytes, at: index + 2), UTF16.isTrailSurrogate(trail) {
+                    scalars.append(contentsOf: String(decoding: [unit, trail], as: UTF16.self).unicodeScalars)
+                    index += 6
+                } else {
+                    scalars.append(Unicode.Scalar(unit) ?? "\u{FFFD}")  // a lone surrogate, as JSON readers replace it
+                }
+            } else {
+                raw.append(byte)
+                index += 1
+            }
+        }
+        flush()
+        return String(scalars)
+    }
+
+    /// The four hex digits at `start`, as a UTF-16 code unit.
+    private static func hexUnit(_ bytes: ArraySlice<UInt8>, at start: Int) -> UInt16? {
+        guard start + 4 <= bytes.endIndex else { return nil }
+        var unit: UInt16 = 0
+        for byte in bytes[start..<(start + 4)] {
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            unit = unit << 4 | UInt16(digit)
+        }
+        return unit
     }
 
     private static func endsScalar(_ byte: UInt8) -> Bool {

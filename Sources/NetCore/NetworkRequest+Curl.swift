@@ -26,6 +26,9 @@ extension NetworkRequest {
             // character goes through `printf`, and is redacted all the same.
             let shown = if options.redactsSecrets, let text = String(validating: data, as: UTF8.self) {
                 Data(redactedBody(text, options: options).utf8)
+            } else if options.redactsSecrets {
+                // Not UTF-8 (a form with a binary file in it): a multipart form's fields all the same.
+                Data(BodyRedaction.redactingMultipart(Array(data), contentType: headers["Content-Type"], keys: bodyKeys(options)))
             } else {
                 data
             }
@@ -78,12 +81,16 @@ extension NetworkRequest {
     }
 
     /// A text body as a log may show it: the request's own credential values scrubbed (a body may
-    /// repeat the token its header carries), and the values of credential keys in a form or
-    /// JSON body redacted (an OAuth token request's `client_secret`, `refresh_token`, `password`).
+    /// repeat the token its header carries), and the values of credential keys in a form, JSON or
+    /// multipart form body redacted (an OAuth token request's `client_secret`, `refresh_token`, `password`).
     private func redactedBody(_ text: String, options: CurlOptions) -> String {
         let scrubbed = NetworkRedaction.scrubbing(text, secrets: NetworkRedaction.secretValues(of: self))
-        let keys = options.sensitiveQueryKeys.union(secretQueryKeys.map { $0.lowercased() })
-        return BodyRedaction.redacting(scrubbed, contentType: headers["Content-Type"], keys: keys)
+        return BodyRedaction.redacting(scrubbed, contentType: headers["Content-Type"], keys: bodyKeys(options))
+    }
+
+    /// The keys whose values a body's redaction replaces: the options' and this request's own.
+    private func bodyKeys(_ options: CurlOptions) -> Set<String> {
+        options.sensitiveQueryKeys.union(secretQueryKeys.map { $0.lowercased() })
     }
 
     /// The body as text when it is UTF-8 with no control or invisible formatting characters other

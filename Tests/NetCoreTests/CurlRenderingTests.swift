@@ -57,6 +57,23 @@ struct CurlRenderingTests {
 
     @Test("Credentials in a form or JSON body, and a body repeating a header's token, are redacted by default and shown only when asked")
     func bodyCredentials() throws {
+        let multipart = try NetworkRequest(
+            url: "https://x.test/signup", httpMethod: .post,
+            headers: [.header(key: "Content-Type", value: "multipart/form-data; boundary=B0")],
+            httpBody: Data("--B0\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\npw-0123456789\r\n--B0--\r\n".utf8))
+        #expect(!multipart.curl.contains("pw-0123456789") && multipart.curl.contains("REDACTED"), "\(multipart.curl)")
+        #expect(multipart.curlCommand(.unredacted).shellCommand.contains("pw-0123456789"))
+        // Beside a binary file (not UTF-8), through printf, redacted all the same.
+        let binary = try NetworkRequest(
+            url: "https://x.test/signup", httpMethod: .post,
+            headers: [.header(key: "Content-Type", value: "multipart/form-data; boundary=B0")],
+            httpBody: Data("--B0\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\npw-0123456789\r\n--B0\r\nContent-Disposition: form-data; name=\"photo\"\r\n\r\n".utf8)
+                + Data([0xFF, 0xD8, 0xFF]) + Data("\r\n--B0--\r\n".utf8))
+        let piped = try #require(binary.curlCommand().standardInput)
+        #expect(piped.range(of: Data("pw-0123456789".utf8)) == nil && piped.range(of: Data("REDACTED".utf8)) != nil)
+        #expect(piped.range(of: Data([0xFF, 0xD8, 0xFF])) != nil)
+        #expect(binary.curlCommand(.unredacted).standardInput?.range(of: Data("pw-0123456789".utf8)) != nil)
+
         let form = try NetworkRequest(
             url: "https://x.test/oauth/token", httpMethod: .post,
             headers: [.header(key: "Content-Type", value: "application/x-www-form-urlencoded")],

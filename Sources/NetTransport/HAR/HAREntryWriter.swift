@@ -122,8 +122,12 @@ struct HAREntryWriter: Sendable {
     }
 
     /// A body as recorded: UTF-8 text with the request's credential values scrubbed and the
-    /// values of credential keys in a form or JSON body redacted, or base64 (and `"base64"`).
+    /// values of credential keys in a form, JSON or multipart form body redacted, or base64 (and
+    /// `"base64"`; a multipart form's credential fields redacted first).
     static func text(_ data: Data, contentType: String?, secrets: [String], keys: Set<String>) -> (String, String?) {
+        // A multipart form's credential fields go before the UTF-8 check: a form that also carries
+        // a binary file is recorded as base64, redacted.
+        let data = Data(BodyRedaction.redactingMultipart(Array(data), contentType: contentType, keys: keys))
         guard let text = String(data: data, encoding: .utf8) else { return (data.base64EncodedString(), "base64") }
         let scrubbed = NetworkRedaction.scrubbing(text, secrets: secrets)
         return (BodyRedaction.redacting(scrubbed, contentType: contentType, keys: keys), nil)
