@@ -1,10 +1,11 @@
 /// Credentials in a multipart/form-data body (RFC 7578): the content of a field named as a
-/// credential key (`password`, `client_secret`…) is replaced, and a field whose own type is JSON or
-/// a form is redacted as such a body is. Read as bytes, so a form that also carries a binary file
-/// is redacted before it is shown as base64.
+/// credential key (`password`, `user[password]`, `client_secret`…) is replaced, and a field whose
+/// own type is JSON or a form is redacted as such a body is. Read as bytes, so a form that also
+/// carries a binary file is redacted before it is shown as base64. Lines may end in CRLF, as the
+/// RFC says, or in a bare LF, as hand-written forms do and many servers accept.
 extension BodyRedaction {
-    private static let lineEnd: [UInt8] = [13, 10]
-    private static let headersEnd: [UInt8] = [13, 10, 13, 10]
+    private static let lineFeed = UInt8(ascii: "\n")
+    private static let carriageReturn = UInt8(ascii: "\r")
 
     /// The `boundary` parameter of a multipart media type, unquoted; `nil` when it has none.
     package static func multipartBoundary(in contentType: String) -> String? {
@@ -33,50 +34,67 @@ extension BodyRedaction {
 
     /// The body's parts between its delimiters, each redacted; the preamble, the delimiters, the
     /// epilogue and any part that is not headers, a blank line and content are kept as they are.
+    /// A last part with no closing delimiter runs to the end of the body. One pass over the body,
+    /// comparing the boundary at each line's start, and one over each part's header lines: no
+    /// search runs past its own part, whatever the body (a hostile one included).
     static func redactingMultipart(_ body: [UInt8], boundary: String, keys: Set<String>) -> [UInt8] {
         let delimiter = Array("--\(boundary)".utf8)
-        var delimiters: [Int] = []  // each at the body's start or after a line end
-        var from = 0
-        while let found = firstIndex(of: delimiter, in: body, from: from) {
-            if found == 0 || (found >= 2 && Array(body[(found - 2)..<found]) == lineEnd) { delimiters.append(found) }
-            from = found + delimiter.count
+        var delimiters: [Int] = []  // each at the body's start or at the start of a line
+        var index = 0
+        while index + delimiter.count <= body.count {
+            if (index == 0 || body[index - 1] == lineFeed) && body[index..<(index + delimiter.count)].elementsEqual(delimiter) {
+                delimiters.append(index)
+                index += delimiter.count
+            } else {
+                index += 1
+            }
         }
         guard let first = delimiters.first, let last = delimiters.last else { return body }
         var output = Array(body[..<first])
         output.reserveCapacity(body.count)
         for (start, next) in zip(delimiters, delimiters.dropFirst()) {
             // The line end before the next delimiter is the delimiter's.
-            output += redactedPart(of: body, start..<next, contentEnd: next - 2, delimiterLength: delimiter.count, keys: keys)
+            let contentEnd = next - 1 > start && body[next - 2] == carriageReturn ? next - 2 : next - 1
+            output += redactedPart(of: body, start..<next, contentEnd: max(contentEnd, start), keys: keys)
         }
-        let closing = delimiter + Array("--".utf8)
-        if body[last...].starts(with: closing) {
+        if body[last...].starts(with: delimiter + Array("--".utf8)) {
             output += body[last...]
         } else {
-            // No closing delimiter: the last part runs to the end, and is redacted as the others.
-            output += redactedPart(of: body, last..<body.count, contentEnd: body.count, delimiterLength: delimiter.count, keys: keys)
+            output += redactedPart(of: body, last..<body.count, contentEnd: body.count, keys: keys)
         }
         return output
     }
 
     /// The part of `body` in `part`, from its delimiter: redacted when it is a delimiter line,
-    /// headers, a blank line and content ending at `contentEnd`; as it is otherwise.
-    private static func redactedPart(of body: [UInt8], _ part: Range<Int>, contentEnd: Int, delimiterLength: Int, keys: Set<String>) -> [UInt8] {
-        guard let delimiterLineEnd = firstIndex(of: lineEnd, in: body, from: part.lowerBound + delimiterLength),
-              let blank = firstIndex(of: headersEnd, in: body, from: delimiterLineEnd), blank + 4 <= contentEnd else {
-            return Array(body[part])
+    /// header lines, an empty line and content ending at `contentEnd`; as it is otherwise.
+    private static func redactedPart(of body: [UInt8], _ part: Range<Int>, contentEnd: Int, keys: Set<String>) -> [UInt8] {
+        var headers: [String] = []
+        var lineStart = part.lowerBound
+        var contentStart: Int?
+        var isDelimiterLine = true
+        while contentStart == nil, let feed = body[lineStart..<contentEnd].firstIndex(of: lineFeed) {
+            let lineEnd = feed > lineStart && body[feed - 1] == carriageReturn ? feed - 1 : feed
+            if isDelimiterLine {
+                isDelimiterLine = false
+            } else if lineEnd == lineStart {
+                contentStart = feed + 1
+            } else {
+                headers.append(String(decoding: body[lineStart..<lineEnd], as: UTF8.self))
+            }
+            lineStart = feed + 1
         }
-        let headers = String(decoding: body[min(delimiterLineEnd + 2, blank)..<blank], as: UTF8.self)
-        return Array(body[part.lowerBound..<(blank + 4)])
-            + redactedContent(body[(blank + 4)..<contentEnd], headers: headers, keys: keys)
+        guard let contentStart else { return Array(body[part]) }
+        return Array(body[part.lowerBound..<contentStart])
+            + redactedContent(body[contentStart..<contentEnd], headers: headers, keys: keys)
             + Array(body[contentEnd..<part.upperBound])
     }
 
     /// A part's content: the placeholder for a credential field, redacted as its type for JSON or
     /// a form (text only), as it is otherwise.
-    private static func redactedContent(_ content: ArraySlice<UInt8>, headers: String, keys: Set<String>) -> [UInt8] {
+    private static func redactedContent(_ content: ArraySlice<UInt8>, headers: [String], keys: Set<String>) -> [UInt8] {
         var name: String?
         var type: String?
-        for line in headers.split(separator: "\r\n") {
+        for line in headers {
             let field = line.split(separator: ":", maxSplits: 1)
             guard field.count == 2 else { continue }
             switch trimmed(field[0]).lowercased() {
@@ -89,20 +107,10 @@ extension BodyRedaction {
             default: break
             }
         }
-        if let name, keys.contains(name.lowercased()) { return Array(NetworkRedaction.placeholder.utf8) }
+        if let name, NetworkRedaction.isCredentialKey(name, in: keys) { return Array(NetworkRedaction.placeholder.utf8) }
         let text = String(decoding: content, as: UTF8.self)
         guard let type, !type.lowercased().contains("multipart"), text.utf8.elementsEqual(content) else { return Array(content) }
         return Array(redacting(text, contentType: type, keys: keys).utf8)
-    }
-
-    private static func firstIndex(of needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
-        guard !needle.isEmpty, bytes.count >= needle.count, start <= bytes.count - needle.count else { return nil }
-        var index = start
-        while index <= bytes.count - needle.count {
-            if bytes[index] == needle[0] && bytes[index..<(index + needle.count)].elementsEqual(needle) { return index }
-            index += 1
-        }
-        return nil
     }
 
     private static func trimmed(_ text: Substring) -> String {

@@ -54,7 +54,7 @@ package enum BodyRedaction {
             }
             switch byte {
             case UInt8(ascii: ":"):
-                redactsNextString = lastString.map { keys.contains($0.lowercased()) } ?? false
+                redactsNextString = lastString.map { NetworkRedaction.isCredentialKey($0, in: keys) } ?? false
                 lastString = nil
             case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):
                 break

@@ -139,8 +139,20 @@ public enum NetworkRedaction {
     /// The (encoded) value of a `key=value` pair whose key, decoded, is one of `keys`.
     private static func secretValue(in pair: Substring, keys: Set<String>) -> Substring? {
         guard let equals = pair.firstIndex(of: "="),
-              keys.contains(PercentEncoding.decode(pair[..<equals]).lowercased()) else { return nil }
+              isCredentialKey(PercentEncoding.decode(pair[..<equals]), in: keys) else { return nil }
         return pair[pair.index(after: equals)...]
+    }
+
+    /// Whether a field's decoded name is one of `keys` (lowercased), in any case, whole or as the
+    /// last bracketed part of a nested name (`user[password]`, `auth[client_secret][]`), as Rails,
+    /// PHP and qs-style forms and queries nest them.
+    package static func isCredentialKey(_ name: String, in keys: Set<String>) -> Bool {
+        let lowered = name.lowercased()
+        if keys.contains(lowered) { return true }
+        var nested = Substring(lowered)
+        while nested.hasSuffix("[]") { nested = nested.dropLast(2) }
+        guard nested.hasSuffix("]"), let open = nested.lastIndex(of: "[") else { return false }
+        return keys.contains(String(nested[nested.index(after: open)..<nested.index(before: nested.endIndex)]))
     }
 }
 
@@ -197,5 +209,26 @@ extension NetworkRedaction {
     /// body excerpt), which may echo the credentials the request sent.
     package static func scrubbing(_ text: String, secrets: [String]) -> String {
         secrets.sorted { $0.unicodeScalars.count > $1.unicodeScalars.count }.reduce(text) { $0.replacingScalars($1, with: placeholder) }
+    }
+
+    /// `bytes` (a body that is not UTF-8 text) with every occurrence of each secret's UTF-8 bytes
+    /// replaced by ``placeholder``, the longest secrets first.
+    package static func scrubbing(_ bytes: [UInt8], secrets: [String]) -> [UInt8] {
+        let replacement = Array(placeholder.utf8)
+        return secrets.map { Array($0.utf8) }.filter { !$0.isEmpty }.sorted { $0.count > $1.count }.reduce(bytes) { bytes, secret in
+            var output: [UInt8] = []
+            output.reserveCapacity(bytes.count)
+            var index = 0
+            while index < bytes.count {
+                if bytes[index] == secret[0], index + secret.count <= bytes.count, bytes[index..<(index + secret.count)].elementsEqual(secret) {
+                    output += replacement
+                    index += secret.count
+                } else {
+                    output.append(bytes[index])
+                    index += 1
+                }
+            }
+            return output
+        }
     }
 }

@@ -27,8 +27,11 @@ extension NetworkRequest {
             let shown = if options.redactsSecrets, let text = String(validating: data, as: UTF8.self) {
                 Data(redactedBody(text, options: options).utf8)
             } else if options.redactsSecrets {
-                // Not UTF-8 (a form with a binary file in it): a multipart form's fields all the same.
-                Data(BodyRedaction.redactingMultipart(Array(data), contentType: headers["Content-Type"], keys: bodyKeys(options)))
+                // Not UTF-8 (a form with a binary file in it): a multipart form's fields and the
+                // request's own credential values all the same.
+                Data(NetworkRedaction.scrubbing(
+                    BodyRedaction.redactingMultipart(Array(data), contentType: headers["Content-Type"], keys: bodyKeys(options)),
+                    secrets: NetworkRedaction.secretValues(of: self)))
             } else {
                 data
             }

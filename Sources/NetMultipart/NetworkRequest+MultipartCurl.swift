@@ -28,10 +28,11 @@ extension NetworkRequest {
         // `REDACTED`, and the request's own credential values are scrubbed from every field.
         let keys = options.sensitiveQueryKeys.union(secretQueryKeys.map { $0.lowercased() })
         let secrets = NetworkRedaction.secretValues(of: self)
-        let shown: (String, String) -> String = { name, text in
+        let shown: (String, String?, String) -> String = { name, contentType, text in
             guard options.redactsSecrets else { return text }
-            return keys.contains(name.lowercased())
-                ? NetworkRedaction.placeholder : NetworkRedaction.scrubbing(text, secrets: secrets)
+            guard !NetworkRedaction.isCredentialKey(name, in: keys) else { return NetworkRedaction.placeholder }
+            // A JSON or form field by its keys, as the same form given as `Data` is.
+            return BodyRedaction.redacting(NetworkRedaction.scrubbing(text, secrets: secrets), contentType: contentType, keys: keys)
         }
         for convertible in parts {
             guard let arguments = try MultipartCurlArguments.arguments(for: convertible.multipartPart(), shown: shown) else { return nil }
@@ -54,8 +55,8 @@ extension NetworkRequest {
 
 /// curl's form syntax for one part.
 enum MultipartCurlArguments {
-    /// `shown` gives the text an in-memory field shows, from its name and its text.
-    static func arguments(for part: MultipartPart, shown: (String, String) -> String) -> [String]? {
+    /// `shown` gives the text an in-memory field shows, from its name, its type and its text.
+    static func arguments(for part: MultipartPart, shown: (String, String?, String) -> String) -> [String]? {
         guard isExpressible(name: part.name), part.additionalHeaders.isEmpty,
             part.additionalContentDispositionParameters.isEmpty
         else { return nil }
@@ -75,7 +76,7 @@ enum MultipartCurlArguments {
             return ["-F", "\(part.name)=@\(quoted(url.path))\(attributes)"]
         case .data(let data):
             guard part.filename == nil, let sent = String(data: data, encoding: .utf8), isPrintable(sent, allowingNewlines: true) else { return nil }
-            let text = shown(part.name, sent)
+            let text = shown(part.name, part.contentType, sent)
             if attributes.isEmpty {
                 return ["--form-string", "\(part.name)=\(text)"]  // taken literally, `@` and `<` included
             }

@@ -76,7 +76,8 @@ enum NetlinkSocket {
     /// that fails every time (an object too large for its buffer) is an error. An interrupted one
     /// is taken as it is at the last attempt: a table changing without pause still has a state.
     static func verdict(attempt: Int, interrupted: Bool, failure: Int32?) -> DumpVerdict {
-        if let failure { return attempt >= dumpAttempts ? .fail(.kernel(errno: -failure)) : .readAgain }
+        // Wrapping: a kernel never sends Int32.min, and a reply that did must not trap.
+        if let failure { return attempt >= dumpAttempts ? .fail(.kernel(errno: 0 &- failure)) : .readAgain }
         return interrupted && attempt < dumpAttempts ? .readAgain : .accept
     }
 
@@ -99,7 +100,7 @@ enum NetlinkSocket {
                 case .done(let code):
                     if code < 0 { failure = code }  // what came before it is partial
                     return messages
-                case .error(let code) where code != 0: throw ReachabilityError.kernel(errno: -code)
+                case .error(let code) where code != 0: throw ReachabilityError.kernel(errno: 0 &- code)  // wrapping, as in `verdict`
                 default: messages.append(message)
                 }
             }
@@ -144,12 +145,27 @@ enum NetlinkSocket {
             let count = recv(descriptor, &buffer, buffer.count, Int32(MSG_DONTWAIT))
             if count > 0 { result = .changed; continue }
             if count == 0 { return result }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN, EWOULDBLOCK: return result
-            case ENOBUFS: result = .changed  // overflowed: events were lost, so resync
-            default: throw ReachabilityError.systemCall("recv(AF_NETLINK)", errno: errno)
+            let code = errno
+            switch afterReadError(code) {
+            case .readAgain: continue
+            case .drained: return result
+            case .overflowed: result = .changed
+            case .failed: throw ReachabilityError.systemCall("recv(AF_NETLINK)", errno: code)
             }
+        }
+    }
+
+    enum ReadErrorAction: Equatable { case readAgain, drained, overflowed, failed }
+
+    /// What a failed read of the event socket means: interrupted (read again), nothing left, the
+    /// kernel dropped events for want of room (ENOBUFS: the events are lost, so the state must be
+    /// re-read, as after any event), or a real failure.
+    static func afterReadError(_ code: Int32) -> ReadErrorAction {
+        switch code {
+        case EINTR: .readAgain
+        case EAGAIN, EWOULDBLOCK: .drained
+        case ENOBUFS: .overflowed
+        default: .failed
         }
     }
 }

@@ -92,6 +92,38 @@ struct BodyRedactionTests {
         }
     }
 
+    @Test("a nested name's last bracketed part is a credential key, in a form, a query and JSON (a multipart field's in the bare-LF test)")
+    func nestedNames() {
+        #expect(NetworkRedaction.isCredentialKey("user[password]", in: keys))
+        #expect(NetworkRedaction.isCredentialKey("auth[Client_Secret][]", in: keys))
+        #expect(NetworkRedaction.isCredentialKey("PASSWORD", in: keys))
+        #expect(!NetworkRedaction.isCredentialKey("password_hint", in: keys))
+        #expect(!NetworkRedaction.isCredentialKey("password[hint]", in: keys))
+        #expect(!NetworkRedaction.isCredentialKey("[", in: keys) && !NetworkRedaction.isCredentialKey("]", in: keys) && !NetworkRedaction.isCredentialKey("[]", in: keys))
+        #expect(BodyRedaction.redacting("user%5Bpassword%5D=pw-1&user%5Bname%5D=ann", contentType: "application/x-www-form-urlencoded", keys: keys)
+            == "user%5Bpassword%5D=REDACTED&user%5Bname%5D=ann")
+        #expect(NetworkRedaction.redactedURL("https://x.test/?user[password]=pw-1&q=2", exactKeys: keys) == "https://x.test/?user[password]=REDACTED&q=2")
+        #expect(BodyRedaction.redacting(#"{"user[password]":"pw-1"}"#, contentType: "application/json", keys: keys) == #"{"user[password]":"REDACTED"}"#)
+    }
+
+    @Test("a form whose lines end in a bare LF is redacted as one in CRLF")
+    func bareLineFeeds() {
+        let body = "--b\nContent-Disposition: form-data; name=\"user[password]\"\n\npw-0123456789\n--b\nContent-Disposition: form-data; name=\"user\"\n\nann\n--b--\n"
+        #expect(String(decoding: BodyRedaction.redactingMultipart(Array(body.utf8), contentType: "multipart/form-data; boundary=b", keys: keys), as: UTF8.self)
+            == body.replacingOccurrences(of: "pw-0123456789", with: "REDACTED"))
+    }
+
+    @Test("a hostile body (200,000 delimiters, no part with a header end) is read in one pass")
+    func hostileBody() {
+        let body = [UInt8](repeating: 0, count: 0) + Array(String(repeating: "\r\n--a", count: 200_000).utf8)
+        let clock = ContinuousClock()
+        let started = clock.now
+        let shown = BodyRedaction.redactingMultipart(body, contentType: "multipart/form-data; boundary=a", keys: keys)
+        #expect(shown == body)
+        // A hang guard, not a speed test: a search per part running to the body's end took minutes.
+        #expect(clock.now - started < .seconds(60))
+    }
+
     private func firstRange(of needle: [UInt8], in bytes: [UInt8]) -> Range<Int>? {
         guard !needle.isEmpty, needle.count <= bytes.count else { return nil }
         return (0...(bytes.count - needle.count)).first { bytes[$0..<($0 + needle.count)].elementsEqual(needle) }.map { $0..<($0 + needle.count) }

@@ -63,14 +63,15 @@ struct CurlRenderingTests {
             httpBody: Data("--B0\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\npw-0123456789\r\n--B0--\r\n".utf8))
         #expect(!multipart.curl.contains("pw-0123456789") && multipart.curl.contains("REDACTED"), "\(multipart.curl)")
         #expect(multipart.curlCommand(.unredacted).shellCommand.contains("pw-0123456789"))
-        // Beside a binary file (not UTF-8), through printf, redacted all the same.
+        // Beside a binary file (not UTF-8), through printf, redacted and scrubbed all the same.
         let binary = try NetworkRequest(
             url: "https://x.test/signup", httpMethod: .post,
-            headers: [.header(key: "Content-Type", value: "multipart/form-data; boundary=B0")],
-            httpBody: Data("--B0\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\npw-0123456789\r\n--B0\r\nContent-Disposition: form-data; name=\"photo\"\r\n\r\n".utf8)
+            headers: [.header(key: "Content-Type", value: "multipart/form-data; boundary=B0"), .header(key: "Authorization", value: "Bearer tk-0123456789")],
+            httpBody: Data("--B0\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\npw-0123456789\r\n--B0\r\nContent-Disposition: form-data; name=\"note\"\r\n\r\ntk-0123456789\r\n--B0\r\nContent-Disposition: form-data; name=\"photo\"\r\n\r\n".utf8)
                 + Data([0xFF, 0xD8, 0xFF]) + Data("\r\n--B0--\r\n".utf8))
         let piped = try #require(binary.curlCommand().standardInput)
         #expect(piped.range(of: Data("pw-0123456789".utf8)) == nil && piped.range(of: Data("REDACTED".utf8)) != nil)
+        #expect(piped.range(of: Data("tk-0123456789".utf8)) == nil, "the request's own token, repeated in a field")
         #expect(piped.range(of: Data([0xFF, 0xD8, 0xFF])) != nil)
         #expect(binary.curlCommand(.unredacted).standardInput?.range(of: Data("pw-0123456789".utf8)) != nil)
 

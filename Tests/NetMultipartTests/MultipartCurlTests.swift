@@ -33,12 +33,17 @@ struct MultipartCurlTests {
             NetworkMultipartFormDataRequest(name: "user", value: "ann"),
             NetworkMultipartFormDataRequest(name: "password", value: "pw-0123456789"),
             NetworkMultipartFormDataRequest(name: "note", value: "token tk-0123456789 again"),
+            NetworkMultipartFormDataRequest(name: "user[client_secret]", value: "cs-0123456789"),
+            NetworkMultipartFormDataRequest(name: "meta", value: Data(#"{"access_token":"at-0123456789","n":1}"#.utf8), contentType: "application/json"),
         ]
         let request = try NetworkRequest(
             url: "https://api.example.com/login", headers: [.header(key: "Authorization", value: "Bearer tk-0123456789")], multipartForm: parts)
         let command = try #require(try request.curlCommand(multipartForm: parts))
         #expect(command.arguments.contains("password=REDACTED") && command.arguments.contains("note=token REDACTED again"), "\(command.arguments)")
         #expect(command.arguments.contains("user=ann"))
+        // A nested name's last part, and a JSON field's keys, as a form given as `Data` is redacted.
+        #expect(command.arguments.contains("user[client_secret]=REDACTED"), "\(command.arguments)")
+        #expect(command.arguments.contains(#"meta="{\"access_token\":\"REDACTED\",\"n\":1}";type=application/json"#), "\(command.arguments)")
         let shown = try #require(try request.curlCommand(multipartForm: parts, options: .unredacted))
         #expect(shown.arguments.contains("password=pw-0123456789") && shown.arguments.contains("note=token tk-0123456789 again"))
     }

@@ -4,8 +4,16 @@ import Glibc
 #endif
 
 /// `Expect: 100-continue` (RFC 9110 §10.1.1), answered as a server that checks a request's head
-/// before taking its body would answer it.
+/// before taking its body would answer it: `/expect?key=K` gets `100 Continue`, then its body is
+/// read and answered with its length and checksum; `/expect?answer=417` gets a 417 and a close
+/// instead, the body never asked for.
 extension FaultServer {
+    /// The answer to `/expect` once its body has come: `LENGTH CHECKSUM`.
+    func respondExpected(_ received: ArraySlice<UInt8>, on connection: Int32) -> Bool {
+        let text = Array("\(received.count) \(Self.checksum(received))".utf8)
+        return send(connection, Self.head(200, length: text.count) + text)
+    }
+
     /// Answers a request head that asked `Expect: 100-continue`: false when the connection ends
     /// here. Records under the request's `key` how many body bytes had come before the answer
     /// (a client may send its body without waiting).

@@ -34,9 +34,7 @@ import Synchronization
 ///   answered with `LENGTH HASH content-length=… transfer-encoding=…` of what arrived.
 /// - `/length-short`: `Content-Length: 5` and 13 bytes, kept alive. `/length-long`: claims 100,
 ///   sends 10 and closes.
-/// - `/expect?key=K[&answer=417]`: a request with `Expect: 100-continue` gets `100 Continue`, then
-///   its body is read and answered as `/upload-once` answers; with `answer=417`, a 417 and a close
-///   instead, the body never asked for (FaultServer+Expect.swift).
+/// - `/expect?key=K[&answer=417]`: `Expect: 100-continue` answered (FaultServer+Expect.swift).
 final class FaultServer: Sendable {
     static let shared = FaultServer()
 
@@ -262,8 +260,7 @@ final class FaultServer: Sendable {
             let text = Array("\(received.count) \(Self.checksum(received)) \(framing.joined(separator: " "))".utf8)
             return send(connection, Self.head(200, length: text.count) + text)
         case "/expect":
-            let text = Array("\(received.count) \(Self.checksum(received))".utf8)
-            return send(connection, Self.head(200, length: text.count) + text)
+            return respondExpected(received, on: connection)
         case "/length-long":
             _ = send(connection, Self.head(200, length: 100) + Array("0123456789".utf8))
             return false

@@ -11,7 +11,7 @@ struct BodyChannelSpoolTests {
     /// This process's descriptors open on a file in `directory` (a spool file is unlinked at
     /// once, so only `/proc/self/fd` still shows where it was made).
     private func openFiles(in directory: URL) -> Int {
-        let prefix = directory.standardizedFileURL.path + "/"
+        let prefix = directory.resolvingSymlinksInPath().path + "/"
         let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
         return names.filter { name in
             (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(name)"))?.hasPrefix(prefix) ?? false

@@ -7,9 +7,10 @@ import Testing
 /// in memory up to 1 MiB, in a temporary file of its own past that.
 @Suite("URLSession upload spool")
 struct UploadSourceSpoolTests {
-    /// `count` bytes of a pattern, in chunks of 100,000 (the last one shorter).
+    /// `count` bytes of a pattern.
     private func bytes(_ count: Int) -> Data { Data((0..<count).map { UInt8(truncatingIfNeeded: $0 % 251) }) }
 
+    /// `body` as a stream in chunks of 100,000 bytes (the last one shorter), declaring `length`.
     private func stream(_ body: Data, declaring length: Int64?) -> NetworkBodyStream {
         let chunks = stride(from: 0, to: body.count, by: 100_000).map { body[$0..<min($0 + 100_000, body.count)] }
         return NetworkBodyStream(length: length) {

@@ -24,6 +24,8 @@ public final class DiskCacheStorage: HTTPCacheStorage {
     /// The most the files may take together, in bytes.
     public let byteLimit: Int
     private let index: Locked<[String: FileInfo]>
+    /// When a read or a write happens, as its file's modification time records it.
+    private let now: @Sendable () -> Date
     /// File names that could not be replaced or removed: not served (see the type's comment).
     private let withheld = Locked(Set<String>())
 
@@ -35,7 +37,14 @@ public final class DiskCacheStorage: HTTPCacheStorage {
     /// Opens (creating if needed) the storage in `directory`, keeping at most `byteLimit` bytes.
     ///
     /// - Throws: `CocoaError` when the directory cannot be created or listed.
-    public init(directory: URL, byteLimit: Int = 64 << 20) throws {
+    public convenience init(directory: URL, byteLimit: Int = 64 << 20) throws {
+        try self.init(directory: directory, byteLimit: byteLimit, now: { Date() })
+    }
+
+    /// The storage with `now` as its clock for the times of use it records (for tests: a time
+    /// of their choosing).
+    package init(directory: URL, byteLimit: Int, now: @escaping @Sendable () -> Date) throws {
+        self.now = now
         self.directory = directory
         self.byteLimit = max(0, byteLimit)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -71,7 +80,7 @@ public final class DiskCacheStorage: HTTPCacheStorage {
             discard(name)
             return []
         }
-        let now = Date()
+        let now = self.now()
         _ = FileStatus.setModified(url.path, to: now)  // a file removed meanwhile keeps no time to set
         index.withLock { $0[name]?.lastUse = now }
         return variants
@@ -97,7 +106,7 @@ public final class DiskCacheStorage: HTTPCacheStorage {
             discard(name)
             return
         }
-        index.withLock { $0[name] = FileInfo(size: data.count, lastUse: Date()) }
+        index.withLock { $0[name] = FileInfo(size: data.count, lastUse: now()) }
         withheld.withLock { _ = $0.remove(name) }
         evict(keeping: name)
     }

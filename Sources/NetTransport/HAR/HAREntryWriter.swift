@@ -123,14 +123,18 @@ struct HAREntryWriter: Sendable {
 
     /// A body as recorded: UTF-8 text with the request's credential values scrubbed and the
     /// values of credential keys in a form, JSON or multipart form body redacted, or base64 (and
-    /// `"base64"`; a multipart form's credential fields redacted first).
+    /// `"base64"`; a multipart form's credential fields redacted first, and the request's
+    /// credential values scrubbed from the bytes).
     static func text(_ data: Data, contentType: String?, secrets: [String], keys: Set<String>) -> (String, String?) {
         // A multipart form's credential fields go before the UTF-8 check: a form that also carries
         // a binary file is recorded as base64, redacted.
-        let data = Data(BodyRedaction.redactingMultipart(Array(data), contentType: contentType, keys: keys))
-        guard let text = String(data: data, encoding: .utf8) else { return (data.base64EncodedString(), "base64") }
+        let isMultipart = contentType?.lowercased().contains("multipart/form-data") ?? false
+        let bytes = isMultipart ? BodyRedaction.redactingMultipart(Array(data), contentType: contentType, keys: keys) : Array(data)
+        guard let text = String(data: Data(bytes), encoding: .utf8) else {
+            return (Data(NetworkRedaction.scrubbing(bytes, secrets: secrets)).base64EncodedString(), "base64")
+        }
         let scrubbed = NetworkRedaction.scrubbing(text, secrets: secrets)
-        return (BodyRedaction.redacting(scrubbed, contentType: contentType, keys: keys), nil)
+        return (isMultipart ? scrubbed : BodyRedaction.redacting(scrubbed, contentType: contentType, keys: keys), nil)
     }
 
     /// The request body of `request` as the recorder writes it (for matching on replay).
