@@ -129,9 +129,11 @@ struct HAREntryWriter: Sendable {
         // A multipart form's credential fields go before the UTF-8 check: a form that also carries
         // a binary file is recorded as base64, redacted.
         let isMultipart = contentType?.lowercased().contains("multipart/form-data") ?? false
-        let bytes = isMultipart ? BodyRedaction.redactingMultipart(Array(data), contentType: contentType, keys: keys) : Array(data)
-        guard let text = String(data: Data(bytes), encoding: .utf8) else {
-            return (Data(NetworkRedaction.scrubbing(bytes, secrets: secrets)).base64EncodedString(), "base64")
+        // Copied only where something may change: a multipart form, or a binary body with secrets.
+        let recorded = isMultipart ? Data(BodyRedaction.redactingMultipart(Array(data), contentType: contentType, keys: keys)) : data
+        guard let text = String(data: recorded, encoding: .utf8) else {
+            let scrubbed = secrets.isEmpty ? recorded : Data(NetworkRedaction.scrubbing(Array(recorded), secrets: secrets))
+            return (scrubbed.base64EncodedString(), "base64")
         }
         let scrubbed = NetworkRedaction.scrubbing(text, secrets: secrets)
         return (isMultipart ? scrubbed : BodyRedaction.redacting(scrubbed, contentType: contentType, keys: keys), nil)
