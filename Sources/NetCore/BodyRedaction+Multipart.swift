@@ -21,7 +21,7 @@ extension BodyRedaction {
     /// `body` with its credential fields redacted when `contentType` is multipart/form-data with a
     /// boundary; as it is otherwise.
     package static func redactingMultipart(_ body: [UInt8], contentType: String?, keys: Set<String>) -> [UInt8] {
-        guard let contentType, contentType.lowercased().contains("multipart/form-data"),
+        guard let contentType, mentions(contentType, "multipart/form-data"),
               let boundary = multipartBoundary(in: contentType) else { return body }
         return redactingMultipart(body, boundary: boundary, keys: keys)
     }

@@ -11,14 +11,30 @@ import Foundation
 package enum BodyRedaction {
     /// `text` with credential values replaced, by the body's media type.
     package static func redacting(_ text: String, contentType: String?, keys: Set<String>) -> String {
-        let type = contentType?.lowercased() ?? ""
-        if type.contains("multipart/form-data") {
-            guard let boundary = contentType.flatMap(multipartBoundary(in:)) else { return text }
+        guard let contentType else { return text }
+        if mentions(contentType, "multipart/form-data") {
+            guard let boundary = multipartBoundary(in: contentType) else { return text }
             return redactingMultipart(text, boundary: boundary, keys: keys)
         }
-        if type.contains("x-www-form-urlencoded") { return NetworkRedaction.redactedQuery(text[...], exactKeys: keys) }
-        if type.contains("json") { return redactingJSON(text, keys: keys) }
+        if mentions(contentType, "x-www-form-urlencoded") { return NetworkRedaction.redactedQuery(text[...], exactKeys: keys) }
+        if mentions(contentType, "json") { return redactingJSON(text, keys: keys) }
         return text
+    }
+
+    /// Whether `contentType` holds `word` (lowercase ASCII) in any case. Byte by byte: a lowercased
+    /// copy and `String.contains` cost allocations on every body a HAR recorder keeps.
+    package static func mentions(_ contentType: String, _ word: StaticString) -> Bool {
+        let needle = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+        var type = contentType
+        return type.withUTF8 { bytes in
+            guard bytes.count >= needle.count else { return false }
+            return (0...(bytes.count - needle.count)).contains { start in
+                (0..<needle.count).allSatisfy { offset in
+                    let byte = bytes[start + offset]
+                    return (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) == needle[offset]
+                }
+            }
+        }
     }
 
     /// JSON text with the value of every member named in `keys` replaced by `"REDACTED"`, at any

@@ -124,6 +124,17 @@ struct BodyRedactionTests {
         #expect(clock.now - started < .seconds(60))
     }
 
+    @Test("a media type is recognised in any case, with parameters, and only when it is there")
+    func mediaTypes() {
+        #expect(BodyRedaction.mentions("Application/JSON; charset=utf-8", "json"))
+        #expect(BodyRedaction.mentions("application/vnd.api+json", "json"))
+        #expect(BodyRedaction.mentions("MULTIPART/FORM-DATA; boundary=b", "multipart/form-data"))
+        #expect(!BodyRedaction.mentions("text/plain", "json") && !BodyRedaction.mentions("", "json") && !BodyRedaction.mentions("jso", "json"))
+        #expect(BodyRedaction.redacting(#"{"password":"pw-1"}"#, contentType: "Application/JSON", keys: keys) == #"{"password":"REDACTED"}"#)
+        #expect(BodyRedaction.redacting("password=pw-1", contentType: "APPLICATION/X-WWW-FORM-URLENCODED", keys: keys) == "password=REDACTED")
+        #expect(BodyRedaction.redacting(#"{"password":"pw-1"}"#, contentType: nil, keys: keys) == #"{"password":"pw-1"}"#)
+    }
+
     private func firstRange(of needle: [UInt8], in bytes: [UInt8]) -> Range<Int>? {
         guard !needle.isEmpty, needle.count <= bytes.count else { return nil }
         return (0...(bytes.count - needle.count)).first { bytes[$0..<($0 + needle.count)].elementsEqual(needle) }.map { $0..<($0 + needle.count) }

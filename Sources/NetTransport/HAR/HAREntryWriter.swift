@@ -128,7 +128,7 @@ struct HAREntryWriter: Sendable {
     static func text(_ data: Data, contentType: String?, secrets: [String], keys: Set<String>) -> (String, String?) {
         // A multipart form's credential fields go before the UTF-8 check: a form that also carries
         // a binary file is recorded as base64, redacted.
-        let isMultipart = contentType?.lowercased().contains("multipart/form-data") ?? false
+        let isMultipart = contentType.map { BodyRedaction.mentions($0, "multipart/form-data") } ?? false
         // Copied only where something may change: a multipart form, or a binary body with secrets.
         let recorded = isMultipart ? Data(BodyRedaction.redactingMultipart(Array(data), contentType: contentType, keys: keys)) : data
         guard let text = String(data: recorded, encoding: .utf8) else {
