@@ -109,7 +109,7 @@ extension BodyRedaction {
         }
         if let name, NetworkRedaction.isCredentialKey(name, in: keys) { return Array(NetworkRedaction.placeholder.utf8) }
         let text = String(decoding: content, as: UTF8.self)
-        guard let type, !type.lowercased().contains("multipart"), text.utf8.elementsEqual(content) else { return Array(content) }
+        guard let type, !mentions(type, "multipart"), text.utf8.elementsEqual(content) else { return Array(content) }
         return Array(redacting(text, contentType: type, keys: keys).utf8)
     }
 

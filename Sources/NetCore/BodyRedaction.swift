@@ -21,9 +21,12 @@ package enum BodyRedaction {
         return text
     }
 
-    /// Whether `contentType` holds `word` (lowercase ASCII) in any case. Byte by byte: a lowercased
-    /// copy and `String.contains` cost allocations on every body a HAR recorder keeps.
+    /// Whether `contentType` holds `word`, in any case, compared as bytes (so a combining mark
+    /// after the word does not hide it). `word` must be lowercase ASCII and not empty. Byte by
+    /// byte because `String.contains` allocated on every search, an empty type's included, for
+    /// every body a HAR recorder keeps.
     package static func mentions(_ contentType: String, _ word: StaticString) -> Bool {
+        assert(word.utf8CodeUnitCount > 0, "an empty word is in every type")
         let needle = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
         var type = contentType
         return type.withUTF8 { bytes in
