@@ -14,6 +14,14 @@ func monotonicNanoseconds() -> Int64 {
     return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
 }
 
+/// CLOCK_REALTIME in nanoseconds: the clock of the daemon's `realtimeNanoseconds` and of bash's
+/// `$EPOCHREALTIME`.
+func realtimeNanoseconds() -> Int64 {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+}
+
 /// A network namespace of the test's own (`ip netns add`), deleted with everything in it at the end.
 final class NetworkNamespace {
     static let ipCommand = ["/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip", "/bin/ip"].first { FileManager.default.isExecutableFile(atPath: $0) }

@@ -225,7 +225,7 @@ struct ReachabilityKernelTests {
             var commandStarts: [Int64] = []
             for round in 0..<20 {
                 let adding = round.isMultiple(of: 2)
-                commandStarts.append(realtimeNow())
+                commandStarts.append(realtimeNanoseconds())
                 try await namespace.ip(adding ? "route add default via 192.0.2.1 dev veth0" : "route del default via 192.0.2.1 dev veth0")
                 let line: PathLine
                 (index, line) = try await daemon.waitFor("round \(round)", after: index + 1) { $0.reachable == adding }
@@ -259,8 +259,3 @@ struct ReachabilityKernelTests {
 }
 
 /// The wall clock, as the daemon stamps its elements (`CLOCK_REALTIME`), so the two compare.
-private func realtimeNow() -> Int64 {
-    var wall = timespec()
-    clock_gettime(CLOCK_REALTIME, &wall)
-    return Int64(wall.tv_sec) * 1_000_000_000 + Int64(wall.tv_nsec)
-}

@@ -84,12 +84,6 @@ private extension Duration {
     var nanoseconds: Int64 { components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000 }
 }
 
-private func realtimeNanoseconds() -> Int64 {
-    var now = timespec()
-    clock_gettime(CLOCK_REALTIME, &now)
-    return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
-}
-
 /// A process's netlink socket subscribed to route events, read from `/proc/<pid>/net/netlink`
 /// (the process's network namespace): its inode, and the kernel's count of what it dropped.
 struct EventSocket {

@@ -7,6 +7,14 @@ import Testing
 /// The disk storage: surviving a process restart, discarding damaged entries, keeping its limit.
 @Suite("HTTP cache on disk")
 struct HTTPDiskCacheTests {
+    /// A fresh GET answer for `https://host/<path>` with `body`, stored at fixed times.
+    private static func entry(path: String, body: Data) throws -> CachedResponse {
+        CachedResponse(
+            method: "GET", statusCode: 200, headerFields: [["Cache-Control", "max-age=60"]], url: try #require(URL(string: "https://host/\(path)")),
+            body: body, requestTime: Date(timeIntervalSince1970: 1_700_000_000),
+            responseTime: Date(timeIntervalSince1970: 1_700_000_001), varyValues: [:])
+    }
+
     /// Runs CacheProbe (built beside the test bundle) off the cooperative pool.
     private func probe(_ directory: URL, _ url: URL) async throws -> String {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
@@ -65,9 +73,7 @@ struct HTTPDiskCacheTests {
             try? FileManager.default.removeItem(at: directory)
             try? FileManager.default.removeItem(at: elsewhere)
         }
-        let entry = CachedResponse(
-            method: "GET", statusCode: 200, headerFields: [["Cache-Control", "max-age=60"]], url: try #require(URL(string: "https://host/x")),
-            body: Data("stored".utf8), requestTime: Date(timeIntervalSince1970: 1_700_000_000), responseTime: Date(timeIntervalSince1970: 1_700_000_001), varyValues: [:])  // whole milliseconds, as stored
+        let entry = try Self.entry(path: "x", body: Data("stored".utf8))  // whole milliseconds, as stored
         try DiskCacheStorage(directory: directory).setVariants([entry], forKey: "k")
         let name = DiskCacheStorage.fileName(for: "k")
         #expect(try DiskCacheStorage(directory: directory).variants(forKey: "k") == [entry])  // the control
@@ -81,9 +87,7 @@ struct HTTPDiskCacheTests {
     func versionOneEntry() throws {
         let directory = try TransportTest.makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let entry = CachedResponse(
-            method: "GET", statusCode: 200, headerFields: [["Cache-Control", "max-age=60"]], url: try #require(URL(string: "https://host/x")),
-            body: Data("stored".utf8), requestTime: Date(timeIntervalSince1970: 1_700_000_000), responseTime: Date(timeIntervalSince1970: 1_700_000_001), varyValues: [:])
+        let entry = try Self.entry(path: "x", body: Data("stored".utf8))
         try DiskCacheStorage(directory: directory).setVariants([entry], forKey: "k")
         let file = directory.appendingPathComponent(DiskCacheStorage.fileName(for: "k"))
         let written = try Data(contentsOf: file)
@@ -104,12 +108,7 @@ struct HTTPDiskCacheTests {
     func leastRecentlyUsedAcrossRestart() throws {
         let directory = try TransportTest.makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        func entry(_ key: String) throws -> CachedResponse {
-            CachedResponse(
-                method: "GET", statusCode: 200, headerFields: [["Cache-Control", "max-age=60"]], url: try #require(URL(string: "https://host/\(key)")),
-                body: Data(repeating: 0x2E, count: 1_000), requestTime: Date(timeIntervalSince1970: 1_700_000_000),
-                responseTime: Date(timeIntervalSince1970: 1_700_000_001), varyValues: [:])
-        }
+        func entry(_ key: String) throws -> CachedResponse { try Self.entry(path: key, body: Data(repeating: 0x2E, count: 1_000)) }
         // Every entry's file has the same size (keys of one length): room for three, not four.
         let size = try #require(DiskCacheStorage.encode([try entry("k1")], key: "k1")).count
         let first = try DiskCacheStorage(directory: directory, byteLimit: 3 * size + size / 2)
@@ -139,10 +138,7 @@ struct HTTPDiskCacheTests {
     func useTimeAtEveryFraction() throws {
         let directory = try TransportTest.makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let entry = CachedResponse(
-            method: "GET", statusCode: 200, headerFields: [["Cache-Control", "max-age=60"]], url: try #require(URL(string: "https://host/k")),
-            body: Data("x".utf8), requestTime: Date(timeIntervalSince1970: 1_700_000_000),
-            responseTime: Date(timeIntervalSince1970: 1_700_000_001), varyValues: [:])
+        let entry = try Self.entry(path: "k", body: Data("x".utf8))
         let path = directory.appendingPathComponent(DiskCacheStorage.fileName(for: "k")).path
         // 0.9999996 s is 999,999.6 µs: Foundation's setAttributes rounded it to 1,000,000 µs, which
         // utimes(2) refuses (EINVAL), so such a read left the file's older time behind. Near
