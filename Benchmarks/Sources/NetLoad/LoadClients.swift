@@ -3,15 +3,22 @@ import BenchmarkSupport
 import Foundation
 import Net
 import NetAsyncHTTPClient
+import NIOCore
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
 /// The clients NetLoad drives, configured alike: 64 connections per host, redirects not
-/// followed, no cookies or cache, a 60 s limit per call, bodies decoded within the same
-/// decompression limit (AsyncHTTPClient) or as libcurl does (URLSession).
+/// followed, no cookies or cache, a 60 s limit, bodies decoded within the same decompression
+/// limit (AsyncHTTPClient) or as libcurl does (URLSession). The limit is on the whole call for Net
+/// and `raw-ahc-whole-call`; AsyncHTTPClient's async API (`raw-ahc`) ends its own when the head
+/// arrives, and raw URLSession's is libcurl's idle limit.
 enum LoadClient: String {
     case rawAHC = "raw-ahc"
+    /// Raw AsyncHTTPClient with its 60 s limit on the whole call, body included: its
+    /// `EventLoopFuture` API (`execute(request:deadline:)`, the body collected by its
+    /// `ResponseAccumulator`), awaited with `get()`. `raw-ahc`'s async API ends its limit at the head.
+    case rawAHCWholeCall = "raw-ahc-whole-call"
     case netAHC = "net-ahc"
     /// Net's AsyncHTTPClientTransport alone (one exchange, body collected), and with
     /// `Transport.send` (deadline, redirects, framing, collection): where a session's cost goes.
@@ -46,7 +53,8 @@ enum LoadClient: String {
     static let ahcNetworkClient = NetworkClient(transport: netAHCTransport)
     static let urlSessionNetworkClient = NetworkClient(transport: netURLSessionTransport)
 
-    /// Raw AsyncHTTPClient's GET of `url` with the 60 s limit every client has, its body still to be read.
+    /// Raw AsyncHTTPClient's GET of `url` with a 60 s limit that ends once the head has arrived (the
+    /// async API cancels its deadline then), its body still to be read.
     static func rawAHCGet(_ url: URL) async throws -> HTTPClientResponse {
         try await ahc.execute(HTTPClientRequest(url: url.absoluteString), timeout: .seconds(60))
     }
@@ -57,6 +65,12 @@ enum LoadClient: String {
         case .rawAHC:
             let response = try await Self.rawAHCGet(url)
             return try await response.body.collect(upTo: 256 << 20).readableBytes
+        case .rawAHCWholeCall:
+            let request = try HTTPClient.Request(url: url)
+            let deadline = NIODeadline.now() + TimeAmount.seconds(60)
+            let future: EventLoopFuture<HTTPClient.Response> = Self.ahc.execute(request: request, deadline: deadline)
+            let response = try await future.get()
+            return response.body?.readableBytes ?? 0
         case .netAHC:
             return try await Self.netAHCSession.requestData(for: url).data.count
         case .netAHCClient:

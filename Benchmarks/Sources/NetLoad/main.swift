@@ -11,10 +11,13 @@
 //     taskset -c 0 .build/release/NetLoad memory <client> <URL> [calls]
 //
 // The loops run off the main actor (the closures are `@Sendable`), as a server's tasks do.
-// Clients: raw-ahc, net-ahc (a session actor), net-ahc-client (NetworkClient), net-ahc-exchange and
-// net-ahc-send (the transport alone, and with Transport.send), raw-urlsession, raw-urlsession-delegate, net-urlsession,
-// net-urlsession-client, every one with the same 64-connection pool, no redirects, no cookies or
-// cache, a 60 s whole-call limit and the same decompression setting (see LoadClients.swift). Workloads: seq (small GETs one after another), par64 (64 in
+// Clients: raw-ahc, raw-ahc-whole-call, net-ahc (a session actor), net-ahc-client (NetworkClient),
+// net-ahc-exchange and net-ahc-send (the transport alone, and with Transport.send), raw-urlsession,
+// raw-urlsession-delegate, net-urlsession, net-urlsession-client, every one with the same
+// 64-connection pool, no redirects, no cookies or cache, a 60 s limit and the same decompression
+// setting (see LoadClients.swift). The limit covers the whole call, except raw-ahc's (AsyncHTTPClient's
+// async API ends it at the head; raw-ahc-whole-call is the same client with a whole-call limit) and
+// raw URLSession's (libcurl's idle limit). Workloads: seq (small GETs one after another), par64 (64 in
 // flight), seqstream (small GETs one after another, each body read as it arrives: requestStream, raw AsyncHTTPClient's body iterated). Each run prints requests/s (ms/request below 100 requests/s), the client process's CPU µs, context switches and minor
 // page faults per request; the last line is the median of the runs with min–max, the peak resident
 // memory and the peak heap in use (sampled every 5 ms, HeapSampler; NETLOAD_HEAP=0 leaves the
@@ -35,7 +38,7 @@ func usage() -> Never {
     FileHandle.standardError.write(Data("""
         usage: NetLoad server
                NetLoad run <client> <seq|seqstream|par64> <base URL> [requests] [runs]
-               clients: raw-ahc net-ahc net-ahc-client net-ahc-exchange net-ahc-send raw-urlsession raw-urlsession-delegate net-urlsession net-urlsession-client
+               clients: raw-ahc raw-ahc-whole-call net-ahc net-ahc-client net-ahc-exchange net-ahc-send raw-urlsession raw-urlsession-delegate net-urlsession net-urlsession-client
                NetLoad transfer <raw-urlsession|net-urlsession-client|raw-ahc|net-ahc-client> <get100mb|dlfile100mb|up100mb|upfile100mb|stream1g> <base URL> [runs] [primed]
                NetLoad session <canned|canned-client|canned-stream|canned-observed|canned-observed-system|canned-traced|stub|client|openapi-canned|openapi-bare> [requests] [runs] [in flight]
                NetLoad growth <raw-urlsession|raw-urlsession-delegate|net-urlsession-client|net-ahc-client|raw-ahc> <base URL> [calls] [steps] [rotate] [query=N]
