@@ -327,8 +327,10 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
     }
 
     /// Starts `outgoing` on the delegate API through `exchange`, unless its caller gave up first.
-    /// No deadline: the pipeline's cancels the request (AsyncHTTPClient's would cost two hand-offs
-    /// to the event loop per request, and end at the head).
+    /// No deadline: the pipeline's cancels the request. AsyncHTTPClient's would cover the whole
+    /// exchange here (unlike its async API's, which ends at the head), but it schedules a task on
+    /// the event loop for every request, a hand-off to the loop the pipeline's deadline does not
+    /// make (its scheduler's one thread wakes only for the earliest deadline).
     private static func send(_ outgoing: HTTPClient.Request, on client: HTTPClient, through exchange: ExchangeDelegate,
                              preference: HTTPClient.EventLoopPreference) {
         exchange.start { client.execute(request: outgoing, delegate: exchange, eventLoop: preference, deadline: nil) }
