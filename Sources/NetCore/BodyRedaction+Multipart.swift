@@ -12,7 +12,7 @@ extension BodyRedaction {
         for parameter in contentType.split(separator: ";").dropFirst() {
             let pair = parameter.split(separator: "=", maxSplits: 1)
             guard pair.count == 2, trimmed(pair[0]).lowercased() == "boundary" else { continue }
-            let value = unquoted(trimmed(pair[1]))
+            let value = NetworkHeader.unquoted(trimmed(pair[1]))
             return value.isEmpty ? nil : value
         }
         return nil
@@ -101,7 +101,7 @@ extension BodyRedaction {
             case "content-disposition":
                 for parameter in field[1].split(separator: ";").dropFirst() {
                     let pair = parameter.split(separator: "=", maxSplits: 1)
-                    if pair.count == 2, trimmed(pair[0]).lowercased() == "name" { name = unquoted(trimmed(pair[1])) }
+                    if pair.count == 2, trimmed(pair[0]).lowercased() == "name" { name = NetworkHeader.unquoted(trimmed(pair[1])) }
                 }
             case "content-type": type = trimmed(field[1])
             default: break
@@ -115,9 +115,5 @@ extension BodyRedaction {
 
     private static func trimmed(_ text: Substring) -> String {
         String(text.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
-    }
-
-    private static func unquoted(_ text: String) -> String {
-        text.count >= 2 && text.hasPrefix("\"") && text.hasSuffix("\"") ? String(text.dropFirst().dropLast()) : text
     }
 }

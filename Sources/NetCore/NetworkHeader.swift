@@ -83,6 +83,26 @@ public struct NetworkHeader: Sendable, Hashable, CustomStringConvertible, Custom
         return String(value[start...end])
     }
 
+    /// A parameter or directive value as it means: a quoted string (RFC 9110 §5.6.4) without its
+    /// quotes and with each quoted pair (`\"`, `\\`, a backslash before any character) read as the
+    /// character it escapes; any other value as it is. A value that opens a quote and does not close
+    /// it is not a quoted string, and is kept as it is.
+    package static func unquoted(_ value: some StringProtocol) -> String {
+        guard value.count >= 2, value.first == "\"", value.last == "\"" else { return String(value) }
+        var text = ""
+        var escaped = false
+        for character in value.dropFirst().dropLast() {
+            if escaped || character != "\\" {
+                text.append(character)
+                escaped = false
+            } else {
+                escaped = true
+            }
+        }
+        // A backslash just before the closing quote escaped it: the string never closed.
+        return escaped ? String(value) : text
+    }
+
     /// Shows a credential's value redacted, so `dump` of headers or a request cannot leak it.
     public var customMirror: Mirror {
         Mirror(self, children: ["name": name, "value": shownValue], displayStyle: .struct)

@@ -113,6 +113,15 @@ struct BodyRedactionTests {
             == body.replacingOccurrences(of: "pw-0123456789", with: "REDACTED"))
     }
 
+    @Test("a quoted boundary is read as RFC 9110 reads a quoted string: a quoted pair is the character it escapes")
+    func quotedPairInBoundary() {
+        // boundary="a\"b" is the boundary a"b: read with its backslash, no delimiter would be found
+        // and the password would be shown.
+        let body = #"--a"b"# + "\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\npw-0123456789\r\n" + #"--a"b--"# + "\r\n"
+        let shown = BodyRedaction.redactingMultipart(Array(body.utf8), contentType: #"multipart/form-data; boundary="a\"b""#, keys: keys)
+        #expect(String(decoding: shown, as: UTF8.self) == body.replacingOccurrences(of: "pw-0123456789", with: "REDACTED"))
+    }
+
     @Test("a hostile body (200,000 delimiters, no part with a header end) is read in one pass")
     func hostileBody() {
         let body = [UInt8](repeating: 0, count: 0) + Array(String(repeating: "\r\n--a", count: 200_000).utf8)

@@ -125,5 +125,19 @@ struct NetworkHeadersTests {
         #expect(headers["X-Mixed"] == "a b\tc [2J")
         #expect(headers["X-Plain"] == "café")
     }
-}
 
+    @Test("a quoted string loses its quotes and reads each quoted pair as the character it escapes")
+    func unquoted() {
+        #expect(NetworkHeader.unquoted("\"abc\"") == "abc")
+        #expect(NetworkHeader.unquoted("\"a\\\"b\"") == "a\"b")       // "a\"b"  -> a"b
+        #expect(NetworkHeader.unquoted("\"a\\\\b\"") == "a\\b")     // "a\\b" -> a\b
+        #expect(NetworkHeader.unquoted("\"a\\bc\"") == "abc")          // a backslash before any character
+        #expect(NetworkHeader.unquoted("\"\"") == "")
+        #expect(NetworkHeader.unquoted("token") == "token")
+        #expect(NetworkHeader.unquoted("\"") == "\"")                   // a lone quote is not a quoted string
+        #expect(NetworkHeader.unquoted("\"open") == "\"open")
+        #expect(NetworkHeader.unquoted("\"a\\\"") == "\"a\\\"")   // "a\" never closes: its last quote is escaped
+        #expect(NetworkHeader.unquoted("\"a\"b\"") == "a\"b")         // a bare quote inside is kept as it stands
+        #expect(NetworkHeader.unquoted(Substring("x\"y\"z").dropFirst().dropLast()) == "y")
+    }
+}

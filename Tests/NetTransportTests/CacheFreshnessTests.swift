@@ -14,6 +14,10 @@ struct CacheFreshnessTests {
         #expect(control.staleWhileRevalidate == .seconds(30))
         #expect(!control.noStore && !control.isPublic && !control.mustRevalidate)
         #expect(CacheControl(fields: ["max-age=60, max-age=5"]).maxAge == .seconds(60))
+        // Quoted pairs read as the characters they escape (RFC 9110 §5.6.4), a comma inside kept.
+        let quoted = CacheControl.split(#"foo="a\"b, c\\d", bar="\x""#)
+        #expect(quoted.map(\.0) == ["foo", "bar"])
+        #expect(quoted.map(\.1) == [#"a"b, c\d"#, "x"])
         #expect(CacheControl(fields: ["max-age=soon"]).maxAge == .zero)  // invalid max-age: stale
         #expect(CacheControl(fields: ["max-age=99999999999999999999"]).maxAge == .seconds(9_999_999_999))
         #expect(CacheControl(fields: ["max-age=00000000001234"]).maxAge == .seconds(1_234))  // leading zeros count for nothing

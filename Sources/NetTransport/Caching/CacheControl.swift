@@ -1,4 +1,5 @@
 import Foundation
+import NetCore
 
 /// The `Cache-Control` directives a private client cache acts on (RFC 9111 §5.2), parsed from
 /// every `Cache-Control` field of a message.
@@ -71,11 +72,8 @@ public struct CacheControl: Sendable, Hashable {
             guard !trimmed.isEmpty else { return }
             if let equals = trimmed.firstIndex(of: "=") {
                 let name = trimmed[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
-                var value = trimmed[trimmed.index(after: equals)...].trimmingCharacters(in: .whitespaces)
-                if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
-                    value = String(value.dropFirst().dropLast()).replacingOccurrences(of: "\\\"", with: "\"")
-                }
-                directives.append((name, value))
+                let value = trimmed[trimmed.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+                directives.append((name, NetworkHeader.unquoted(value)))
             } else {
                 directives.append((trimmed.lowercased(), nil))
             }
