@@ -14,8 +14,9 @@ public typealias NetworkProgressReporter = AsyncStream<NetworkProgress>.Continua
 extension NetworkSession {
     /// Sends `request` and returns the response with its body in memory.
     public nonisolated func requestData(for request: any NetworkRequestConvertible, progress: NetworkProgressReporter? = nil) async throws -> NetworkDataResponse {
-        defer { progress?.finish() }
-        return try await performCall(request, call: .data, progress: progress).dataResponse()
+        let relay = ProgressRelay.make(progress)
+        defer { relay?.finish() }
+        return try await performCall(request, call: .data, progress: relay?.report).dataResponse()
     }
 
     /// Sends `request` and writes the response body to a file.
@@ -29,9 +30,10 @@ extension NetworkSession {
     public nonisolated func requestDownload(
         for request: any NetworkRequestConvertible, to destination: URL? = nil, progress: NetworkProgressReporter? = nil
     ) async throws -> NetworkDownloadResponse {
-        defer { progress?.finish() }
+        let relay = ProgressRelay.make(progress)
+        defer { relay?.finish() }
         let target = destination ?? NetworkDownloadResponse.newTemporaryFile()
-        var response = try await performCall(request, call: .download(target), progress: progress).downloadResponse()
+        var response = try await performCall(request, call: .download(target), progress: relay?.report).downloadResponse()
         response.isNetsTemporaryFile = response.url != destination
         return response
     }
@@ -77,8 +79,9 @@ extension NetworkSession {
     }
 
     private nonisolated func upload(_ request: any NetworkRequestConvertible, body: NetworkRequestBody?, progress: NetworkProgressReporter?) async throws -> NetworkUploadResponse {
-        defer { progress?.finish() }
+        let relay = ProgressRelay.make(progress)
+        defer { relay?.finish() }
         // A bare address is sent as a POST, by `SessionCall.request(from:)`.
-        return try await performCall(request, call: .upload(body), progress: progress).uploadResponse()
+        return try await performCall(request, call: .upload(body), progress: relay?.report).uploadResponse()
     }
 }

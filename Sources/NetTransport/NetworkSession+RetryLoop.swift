@@ -75,9 +75,10 @@ final class SessionSettings: Sendable {
     /// Whether a call keeps a ``RetryLedger``: only a ``NetworkClient``'s interceptors count their
     /// own retries in it; a session of your own would pay for one per call that nothing reads.
     let keepsRetryLedger: Bool
-    /// The clock, when it is `ContinuousClock` (nearly always): checked once here, not by a
-    /// dynamic cast in every call.
-    let continuousClock: ContinuousClock?
+    /// Whether the clock is `ContinuousClock` (nearly always): checked once here, not by a
+    /// dynamic cast in every call. A `Bool`, not the clock: `ContinuousClock` is not `@frozen`, so
+    /// an optional one is read through its type's value witnesses.
+    let isContinuousClock: Bool
     /// The transport, when nothing in an attempt waits but its exchanges (nothing observes
     /// attempts, or only interceptors whose `interceptRequest` does not wait:
     /// ``RequestInterceptionWithoutWaiting``) and it can stop them on the deadline by itself: its
@@ -97,7 +98,7 @@ final class SessionSettings: Sendable {
         self.callInterceptors = callInterceptors
         self.observesAttempts = observesAttempts
         self.keepsRetryLedger = keepsRetryLedger
-        continuousClock = clock as? ContinuousClock
+        isContinuousClock = clock is ContinuousClock
         deadlineStoppable = attemptsWaitOnlyOnExchanges ? transport as? any DeadlineStoppableTransport : nil
     }
 }
@@ -117,7 +118,7 @@ extension NetworkSession {
     /// for `interceptRequest`/`interceptResponse`, so concurrent calls of one session do not queue
     /// behind each other for the rest of their work.
     nonisolated func performCall(
-        _ convertible: any NetworkRequestConvertible, call: SessionCall, progress: NetworkProgressReporter?
+        _ convertible: any NetworkRequestConvertible, call: SessionCall, progress report: TransportProgressHandler?
     ) async throws -> CallOutcome {
         let (request, call) = try call.starting(with: convertible)
         let settings: SessionSettings
@@ -131,35 +132,35 @@ extension NetworkSession {
             return try await Self.wrapped(request, in: settings.callInterceptors, from: 0) { request in
                 let metrics = CallMetricsRecorder()
                 do {
-                    let outcome = try await self.runCall(request, call: call, settings: settings, metrics: metrics, progress: progress)
+                    let outcome = try await self.runCall(request, call: call, settings: settings, metrics: metrics, progress: report)
                     return NetworkCallResult(outcome: .success(outcome), metrics: outcome.interception.metrics, recorder: metrics)
                 } catch {
                     return NetworkCallResult(outcome: .failure(error), metrics: metrics.snapshot(finished: true), recorder: metrics)
                 }
             }.outcome.get()
         }
-        return try await runCall(request, call: call, settings: settings, metrics: CallMetricsRecorder(), progress: progress)
+        return try await runCall(request, call: call, settings: settings, metrics: CallMetricsRecorder(), progress: report)
     }
 
     /// One call's deadline and retry loop, with the session's clock bound when it is not the default.
     nonisolated private func runCall(
         _ request: NetworkRequest, call: SessionCall, settings: SessionSettings, metrics: CallMetricsRecorder,
-        progress: NetworkProgressReporter?
+        progress report: TransportProgressHandler?
     ) async throws -> CallOutcome {
         // On the default clock the deadline starts when the metrics do, from one reading.
-        let deadline = if settings.continuousClock != nil {
+        let deadline = if settings.isContinuousClock {
             CallDeadline(request: request, timeout: settings.timeout, start: metrics.start, attemptTimeout: settings.attemptTimeout)
         } else {
             CallDeadline(request: request, timeout: settings.timeout, clock: settings.clock, attemptTimeout: settings.attemptTimeout)
         }
         // Bound only when it is not the default, which its readers fall back to: every binding is
         // copied into each attempt's own task.
-        guard settings.continuousClock != nil else {
+        guard settings.isContinuousClock else {
             return try await SessionClock.$current.withValue(settings.clock) {
-                try await retryLoop(request, call: call, settings: settings, deadline: deadline, metrics: metrics, progress: progress)
+                try await retryLoop(request, call: call, settings: settings, deadline: deadline, metrics: metrics, progress: report)
             }
         }
-        return try await retryLoop(request, call: call, settings: settings, deadline: deadline, metrics: metrics, progress: progress)
+        return try await retryLoop(request, call: call, settings: settings, deadline: deadline, metrics: metrics, progress: report)
     }
 
     /// The seed's protocol as one stage: `interceptRequest` before each attempt, one attempt
@@ -175,10 +176,9 @@ extension NetworkSession {
     /// in synchronous functions kept out of line.
     nonisolated private func retryLoop(
         _ callersRequest: NetworkRequest, call: SessionCall, settings: SessionSettings, deadline: CallDeadline,
-        metrics: CallMetricsRecorder, progress: NetworkProgressReporter?
+        metrics: CallMetricsRecorder, progress report: TransportProgressHandler?
     ) async throws -> CallOutcome {
         var request = callersRequest
-        let report: TransportProgressHandler? = if let progress { { event in progress.yield(event) } } else { nil }
         let attempt = SessionAttempt(session: settings.observesAttempts ? self : nil, call: call, callersRequest: callersRequest,
                                      transport: settings.transport, redirects: RedirectStage(policy: settings.redirectPolicy),
                                      progress: report, metrics: metrics)

@@ -10,13 +10,13 @@ import NetCore
 /// cost one allocation besides the attempts' array.
 package final class CallMetricsRecorder: Sendable {
     /// When the call started, which its deadline on the default clock shares.
-    let start = ContinuousClock.now
+    let start = ContinuousReading.now
     private let state = Locked(NetworkMetrics(startDate: Date()))
 
     package init() {}
 
     /// How long since the call started.
-    package var elapsed: Duration { ContinuousClock.now - start }
+    package var elapsed: Duration { start.elapsed }
 
     /// Opens the record of one request about to be sent.
     @inline(never)  // inlined, its 300-byte record would sit in the async frame of its caller (the redirect stage)

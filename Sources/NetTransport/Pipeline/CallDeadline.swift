@@ -21,10 +21,13 @@ struct CallDeadline: Sendable {
     private let request: NetworkRequest
     private let defaultTimeout: Duration
 
-    /// The request's own ``NetworkRequest/timeout`` wins over the session's `timeout`.
+    /// The request's own ``NetworkRequest/timeout`` wins over the session's `timeout`. Out of
+    /// line: its cast to `ContinuousClock`, a type that is not `@frozen`, would take room from the
+    /// task in an async caller's frame.
+    @inline(never)
     init(request: NetworkRequest, timeout: Duration, clock: any Clock<Duration>, attemptTimeout: Duration? = nil) {
-        if let continuous = clock as? ContinuousClock {
-            self.init(request: request, timeout: timeout, start: continuous.now, attemptTimeout: attemptTimeout)
+        if clock is ContinuousClock {
+            self.init(request: request, timeout: timeout, start: .now, attemptTimeout: attemptTimeout)
         } else {
             self.init(request: request, timeout: timeout, start: ClockReading(clock), sleeper: Self.sleeper(clock),
                       onScheduler: false, attemptTimeout: attemptTimeout)
@@ -32,7 +35,7 @@ struct CallDeadline: Sendable {
     }
 
     /// A deadline on `ContinuousClock` from `start`, a reading the caller has already taken.
-    init(request: NetworkRequest, timeout: Duration, start: ContinuousClock.Instant, attemptTimeout: Duration? = nil) {
+    init(request: NetworkRequest, timeout: Duration, start: ContinuousReading, attemptTimeout: Duration? = nil) {
         self.init(request: request, timeout: timeout, start: ClockReading(start), sleeper: Self.schedulerSleep,
                   onScheduler: true, attemptTimeout: attemptTimeout)
     }

@@ -9,10 +9,10 @@ enum SessionClock {
 /// A moment read on some clock, which can later say how long ago it was on that same clock: an
 /// `any Clock` cannot name its instant type, so the reading keeps the clock with it.
 struct ClockReading: Sendable {
-    /// `ContinuousClock` (nearly every session) keeps its instant as it is; any other clock keeps
+    /// `ContinuousClock` (nearly every session) keeps its reading as it is; any other clock keeps
     /// a closure over its own instant, which costs an allocation per reading.
     private enum Start: Sendable {
-        case continuous(ContinuousClock.Instant)
+        case continuous(ContinuousReading)
         case other(@Sendable () -> Duration)
     }
 
@@ -20,16 +20,16 @@ struct ClockReading: Sendable {
 
     /// Reads `clock` now.
     init(_ clock: any Clock<Duration>) {
-        if let continuous = clock as? ContinuousClock {
-            self.init(continuous.now)
+        if clock is ContinuousClock {
+            self.init(ContinuousReading.now)
         } else {
             self.init(start: .other(Self.reading(clock)))
         }
     }
 
     /// A reading of the continuous clock taken earlier.
-    init(_ instant: ContinuousClock.Instant) {
-        self.init(start: .continuous(instant))
+    init(_ reading: ContinuousReading) {
+        self.init(start: .continuous(reading))
     }
 
     private init(start: Start) {
@@ -39,7 +39,7 @@ struct ClockReading: Sendable {
     /// How long ago the reading was taken.
     var elapsed: Duration {
         switch start {
-        case .continuous(let instant): instant.duration(to: .now)
+        case .continuous(let reading): reading.elapsed
         case .other(let age): age()
         }
     }
