@@ -7,23 +7,33 @@ extension BodyRedaction {
     private static let lineFeed = UInt8(ascii: "\n")
     private static let carriageReturn = UInt8(ascii: "\r")
 
-    /// The `boundary` parameter of a multipart media type, unquoted; `nil` when it has none.
-    package static func multipartBoundary(in contentType: String) -> String? {
+    /// The readings of the `boundary` parameter of a multipart media type, none when it has none:
+    /// as RFC 9110 reads a quoted string (a backslash escapes the next character), and, when that
+    /// differs, with only its quotes removed, as parsers that keep a backslash as it is read it
+    /// (Werkzeug, multipart-kit; see `PartHeaderEncoding`). Redaction uses every reading, so that a
+    /// form is redacted whichever way the server reads it.
+    package static func multipartBoundaries(in contentType: String) -> [String] {
         for parameter in contentType.split(separator: ";").dropFirst() {
             let pair = parameter.split(separator: "=", maxSplits: 1)
             guard pair.count == 2, trimmed(pair[0]).lowercased() == "boundary" else { continue }
-            let value = NetworkHeader.unquoted(trimmed(pair[1]))
-            return value.isEmpty ? nil : value
+            return readings(of: trimmed(pair[1])).filter { !$0.isEmpty }
         }
-        return nil
+        return []
+    }
+
+    /// A quoted parameter value as RFC 9110 reads it and, when that differs, with only its quotes
+    /// removed; an unquoted value as it is.
+    private static func readings(of value: String) -> [String] {
+        let unescaped = NetworkHeader.unquoted(value)
+        let quotesRemoved = value.count >= 2 && value.hasPrefix("\"") && value.hasSuffix("\"") ? String(value.dropFirst().dropLast()) : value
+        return unescaped == quotesRemoved ? [unescaped] : [unescaped, quotesRemoved]
     }
 
     /// `body` with its credential fields redacted when `contentType` is multipart/form-data with a
     /// boundary; as it is otherwise.
     package static func redactingMultipart(_ body: [UInt8], contentType: String?, keys: Set<String>) -> [UInt8] {
-        guard let contentType, mentions(contentType, "multipart/form-data"),
-              let boundary = multipartBoundary(in: contentType) else { return body }
-        return redactingMultipart(body, boundary: boundary, keys: keys)
+        guard let contentType, mentions(contentType, "multipart/form-data") else { return body }
+        return multipartBoundaries(in: contentType).reduce(body) { redactingMultipart($0, boundary: $1, keys: keys) }
     }
 
     /// `text`, a multipart/form-data body delimited by `boundary`, with its credential fields
@@ -92,7 +102,7 @@ extension BodyRedaction {
     /// A part's content: the placeholder for a credential field, redacted as its type for JSON or
     /// a form (text only), as it is otherwise.
     private static func redactedContent(_ content: ArraySlice<UInt8>, headers: [String], keys: Set<String>) -> [UInt8] {
-        var name: String?
+        var names: [String] = []
         var type: String?
         for line in headers {
             let field = line.split(separator: ":", maxSplits: 1)
@@ -101,13 +111,13 @@ extension BodyRedaction {
             case "content-disposition":
                 for parameter in field[1].split(separator: ";").dropFirst() {
                     let pair = parameter.split(separator: "=", maxSplits: 1)
-                    if pair.count == 2, trimmed(pair[0]).lowercased() == "name" { name = NetworkHeader.unquoted(trimmed(pair[1])) }
+                    if pair.count == 2, trimmed(pair[0]).lowercased() == "name" { names = readings(of: trimmed(pair[1])) }
                 }
             case "content-type": type = trimmed(field[1])
             default: break
             }
         }
-        if let name, NetworkRedaction.isCredentialKey(name, in: keys) { return Array(NetworkRedaction.placeholder.utf8) }
+        if names.contains(where: { NetworkRedaction.isCredentialKey($0, in: keys) }) { return Array(NetworkRedaction.placeholder.utf8) }
         let text = String(decoding: content, as: UTF8.self)
         guard let type, !mentions(type, "multipart"), text.utf8.elementsEqual(content) else { return Array(content) }
         return Array(redacting(text, contentType: type, keys: keys).utf8)

@@ -13,8 +13,7 @@ package enum BodyRedaction {
     package static func redacting(_ text: String, contentType: String?, keys: Set<String>) -> String {
         guard let contentType else { return text }
         if mentions(contentType, "multipart/form-data") {
-            guard let boundary = multipartBoundary(in: contentType) else { return text }
-            return redactingMultipart(text, boundary: boundary, keys: keys)
+            return multipartBoundaries(in: contentType).reduce(text) { redactingMultipart($0, boundary: $1, keys: keys) }
         }
         if mentions(contentType, "x-www-form-urlencoded") { return NetworkRedaction.redactedQuery(text[...], exactKeys: keys) }
         if mentions(contentType, "json") { return redactingJSON(text, keys: keys) }

@@ -86,7 +86,7 @@ public struct NetworkHeader: Sendable, Hashable, CustomStringConvertible, Custom
     /// A parameter or directive value as it means: a quoted string (RFC 9110 §5.6.4) without its
     /// quotes and with each quoted pair (`\"`, `\\`, a backslash before any character) read as the
     /// character it escapes; any other value as it is. A value that opens a quote and does not close
-    /// it is not a quoted string, and is kept as it is.
+    /// it is not a quoted string, and is kept as it is; a bare quote inside one is kept as it stands.
     package static func unquoted(_ value: some StringProtocol) -> String {
         guard value.count >= 2, value.first == "\"", value.last == "\"" else { return String(value) }
         var text = ""

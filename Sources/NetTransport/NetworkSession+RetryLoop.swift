@@ -171,7 +171,7 @@ extension NetworkSession {
     /// No response passes through its frame: an async function's frame is allocated from its
     /// task and kept for as long as the call runs, so every temporary of this loop was held by
     /// every call in flight (7,312 bytes, when the attempt's response and the call's outcome were
-    /// values here; 944 now, mostly the request, the deadline and the interceptors' decision).
+    /// values here; 896 at 2111af0, mostly the request, the deadline and the interceptors' decision).
     /// The attempt's response stays in its ``AttemptOutcome``; what reads it and does not wait is
     /// in synchronous functions kept out of line.
     nonisolated private func retryLoop(

@@ -6,6 +6,7 @@
 /// entered and copies it through its type's value witnesses (Benchmarks/NOTEBOOK.md, "Resilient
 /// types in async frames"). Calls without progress, most of them, have no relay at all.
 final class ProgressRelay: Sendable {
+    /// The caller's progress sequence.
     private let reporter: NetworkProgressReporter
 
     /// What the pipeline and the transport call for each event.
@@ -18,6 +19,7 @@ final class ProgressRelay: Sendable {
         reporter.map(ProgressRelay.init)
     }
 
+    /// A relay that yields every event to `reporter`.
     private init(_ reporter: NetworkProgressReporter) {
         self.reporter = reporter
         report = { event in reporter.yield(event) }

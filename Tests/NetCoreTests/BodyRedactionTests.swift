@@ -122,6 +122,20 @@ struct BodyRedactionTests {
         #expect(String(decoding: shown, as: UTF8.self) == body.replacingOccurrences(of: "pw-0123456789", with: "REDACTED"))
     }
 
+    @Test("a backslash in a quoted boundary or field name is also read as it stands, as Werkzeug and multipart-kit read it")
+    func backslashKeptAsItStands() {
+        // Net's own form writer sends a backslash in a name as it is (PartHeaderEncoding).
+        let named = "--b\r\nContent-Disposition: form-data; name=\"a\\b\"\r\n\r\nsecret-0123\r\n--b--\r\n"
+        let shownNamed = BodyRedaction.redactingMultipart(Array(named.utf8), contentType: "multipart/form-data; boundary=b", keys: keys.union([#"a\b"#]))
+        #expect(String(decoding: shownNamed, as: UTF8.self) == named.replacingOccurrences(of: "secret-0123", with: "REDACTED"))
+        // A hand-written form whose delimiters keep the backslash of its quoted boundary.
+        let body = #"--a\b"# + "\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\npw-0123456789\r\n" + #"--a\b--"# + "\r\n"
+        let shown = BodyRedaction.redactingMultipart(Array(body.utf8), contentType: #"multipart/form-data; boundary="a\b""#, keys: keys)
+        #expect(String(decoding: shown, as: UTF8.self) == body.replacingOccurrences(of: "pw-0123456789", with: "REDACTED"))
+        #expect(BodyRedaction.redacting(body, contentType: #"multipart/form-data; boundary="a\b""#, keys: keys)
+            == body.replacingOccurrences(of: "pw-0123456789", with: "REDACTED"))
+    }
+
     @Test("a hostile body (200,000 delimiters, no part with a header end) is read in one pass")
     func hostileBody() {
         let body = [UInt8](repeating: 0, count: 0) + Array(String(repeating: "\r\n--a", count: 200_000).utf8)

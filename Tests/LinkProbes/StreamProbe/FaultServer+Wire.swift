@@ -1,0 +1,1 @@
+../../NetTransportConformanceTests/FaultServer+Wire.swift
