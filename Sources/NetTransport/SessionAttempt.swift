@@ -46,17 +46,24 @@ final class SessionAttempt: Sendable {
             return .success(try await deadline.run(inline: inline) { [self, destination = staging.destination] alarm in
                 try await run(request, retryNumber: retryNumber, destination: destination, alarm: alarm)
             })
-        } catch is CancellationError {
-            staging.discard()
-            throw CancellationError()
-        } catch let failure as InterceptRequestFailure {
-            staging.discard()
-            throw failure.error
         } catch {
-            staging.discard()
-            metrics.attemptFailed(error, retryNumber: retryNumber, request: request)
-            return .failure(error)
+            return try failed(error, request: request, retryNumber: retryNumber, staging: staging)
         }
+    }
+
+    /// What a failed attempt ends as: cancellation and an error `interceptRequest` threw end the
+    /// call, anything else is the attempt's failure for the retry loop. Synchronous and out of
+    /// line: `CancellationError` is not `@frozen`, and a `catch is CancellationError` in the async
+    /// `run` took room for one from the task each time an attempt started (Benchmarks/NOTEBOOK.md,
+    /// "Resilient types in async frames").
+    @inline(never)
+    private func failed(_ error: any Error, request: NetworkRequest, retryNumber: Int,
+                        staging: DownloadStaging) throws -> Result<AttemptOutcome, any Error> {
+        staging.discard()
+        if error is CancellationError { throw CancellationError() }
+        if let failure = error as? InterceptRequestFailure { throw failure.error }
+        metrics.attemptFailed(error, retryNumber: retryNumber, request: request)
+        return .failure(error)
     }
 
     /// Runs the attempt for `request`, try `retryNumber` of the call, its body (unless the call
