@@ -10,9 +10,10 @@ import FoundationNetworking
 
 /// The clients NetLoad drives, configured alike: 64 connections per host, redirects not
 /// followed, no cookies or cache, a 60 s limit, bodies decoded within the same decompression
-/// limit (AsyncHTTPClient) or as libcurl does (URLSession). The limit is on the whole call for Net
-/// and `raw-ahc-whole-call`; AsyncHTTPClient's async API (`raw-ahc`) ends its own when the head
-/// arrives, and raw URLSession's is libcurl's idle limit.
+/// limit (AsyncHTTPClient) or as libcurl does (URLSession). The limit is on the whole call for
+/// `raw-ahc-whole-call` and Net's calls read whole (`get`); AsyncHTTPClient's async API (`raw-ahc`)
+/// ends its own when the head arrives, as does Net's `requestStream` (`stream`), and raw
+/// URLSession's is libcurl's idle limit.
 enum LoadClient: String {
     case rawAHC = "raw-ahc"
     /// Raw AsyncHTTPClient with its 60 s limit on the whole call, body included: its

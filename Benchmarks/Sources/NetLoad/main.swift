@@ -16,8 +16,9 @@
 // raw-urlsession-delegate, net-urlsession, net-urlsession-client, every one with the same
 // 64-connection pool, no redirects, no cookies or cache, a 60 s limit and the same decompression
 // setting (see LoadClients.swift). The limit covers the whole call, except raw-ahc's (AsyncHTTPClient's
-// async API ends it at the head; raw-ahc-whole-call is the same client with a whole-call limit) and
-// raw URLSession's (libcurl's idle limit). Workloads: seq (small GETs one after another), par64 (64 in
+// async API ends it at the head; raw-ahc-whole-call is the same client with a whole-call limit),
+// Net's requestStream's (seqstream: it ends at the head too) and raw URLSession's (libcurl's idle
+// limit). Workloads: seq (small GETs one after another), par64 (64 in
 // flight), seqstream (small GETs one after another, each body read as it arrives: requestStream, raw AsyncHTTPClient's body iterated). Each run prints requests/s (ms/request below 100 requests/s), the client process's CPU µs, context switches and minor
 // page faults per request; the last line is the median of the runs with min–max, the peak resident
 // memory and the peak heap in use (sampled every 5 ms, HeapSampler; NETLOAD_HEAP=0 leaves the
