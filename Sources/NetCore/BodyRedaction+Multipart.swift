@@ -25,7 +25,7 @@ extension BodyRedaction {
     /// removed; an unquoted value as it is.
     private static func readings(of value: String) -> [String] {
         let unescaped = NetworkHeader.unquoted(value)
-        let quotesRemoved = value.count >= 2 && value.hasPrefix("\"") && value.hasSuffix("\"") ? String(value.dropFirst().dropLast()) : value
+        let quotesRemoved = NetworkHeader.quotedContent(value).map(String.init) ?? value
         return unescaped == quotesRemoved ? [unescaped] : [unescaped, quotesRemoved]
     }
 

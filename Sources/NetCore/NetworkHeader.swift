@@ -88,10 +88,10 @@ public struct NetworkHeader: Sendable, Hashable, CustomStringConvertible, Custom
     /// character it escapes; any other value as it is. A value that opens a quote and does not close
     /// it is not a quoted string, and is kept as it is; a bare quote inside one is kept as it stands.
     package static func unquoted(_ value: some StringProtocol) -> String {
-        guard value.count >= 2, value.first == "\"", value.last == "\"" else { return String(value) }
+        guard let content = quotedContent(value) else { return String(value) }
         var text = ""
         var escaped = false
-        for character in value.dropFirst().dropLast() {
+        for character in content {
             if escaped || character != "\\" {
                 text.append(character)
                 escaped = false
@@ -101,6 +101,13 @@ public struct NetworkHeader: Sendable, Hashable, CustomStringConvertible, Custom
         }
         // A backslash just before the closing quote escaped it: the string never closed.
         return escaped ? String(value) : text
+    }
+
+    /// What lies between the quotes of a value that starts and ends with one, as written (quoted
+    /// pairs not read); `nil` for any other value.
+    package static func quotedContent<Value: StringProtocol>(_ value: Value) -> Value.SubSequence? {
+        guard value.count >= 2, value.first == "\"", value.last == "\"" else { return nil }
+        return value.dropFirst().dropLast()
     }
 
     /// Shows a credential's value redacted, so `dump` of headers or a request cannot leak it.

@@ -3,8 +3,8 @@ import Foundation
 import Glibc
 #endif
 
-/// What goes on the wire for every route: response heads, whole writes, resets, and waiting for
-/// the client to close.
+/// What goes on the wire for every route: response heads, whole writes, and waiting for the
+/// client to close.
 extension FaultServer {
     /// A checksum of a body, order-sensitive: `/upload-once` answers with it, and a test computes
     /// it over what it sent.
@@ -28,14 +28,6 @@ extension FaultServer {
             offset += written
         }
         return true
-    }
-
-
-    /// SO_LINGER with a zero timeout makes close(2) send RST instead of FIN.
-    func reset(_ connection: Int32) {
-        if let port = socketPort(connection, peer: true) { _ = resetPorts.withLock { $0.insert(port) } }
-        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
-        setsockopt(connection, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
     }
 
     /// Waits up to `seconds` for the client to close the connection: true if it did.

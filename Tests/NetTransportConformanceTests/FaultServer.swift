@@ -271,6 +271,13 @@ final class FaultServer: Sendable {
 
     /// The client ports of the connections this server reset, for the leak check of
     /// ``ResetSockets``, which looks only at this process's sockets bound to one of them.
-    let resetPorts = Mutex<Set<UInt16>>([])
+    private let resetPorts = Mutex<Set<UInt16>>([])
     var resetClientPorts: Set<UInt16> { resetPorts.withLock { $0 } }
+
+    /// SO_LINGER with a zero timeout makes close(2) send RST instead of FIN.
+    private func reset(_ connection: Int32) {
+        if let port = socketPort(connection, peer: true) { _ = resetPorts.withLock { $0.insert(port) } }
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        setsockopt(connection, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+    }
 }
