@@ -2,7 +2,7 @@
 # Raw AsyncHTTPClient with the limit Net's calls have, side by side (Docs/Benchmarks.md §12,
 # "A limit on the whole call"): `raw-ahc` (its async API: `execute(_:timeout:)`, whose limit ends
 # when the head arrives), `raw-ahc-whole-call` (its EventLoopFuture API: `execute(request:deadline:)`,
-# whose limit covers the body too, as Net's 60 s covers the whole call) and `net-ahc-client`,
+# whose limit covers the body too, as a `requestData` call's 60 s does) and `net-ahc-client`,
 # small GETs one after another and 64 in flight. As side-by-side.sh: a NetLoad server on core 1,
 # each client in 5 processes on core 0, alternated in rounds (Benchmarks/rounds.sh), then the
 # medians with min–max.

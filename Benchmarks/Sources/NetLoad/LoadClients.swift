@@ -18,7 +18,8 @@ enum LoadClient: String {
     case rawAHC = "raw-ahc"
     /// Raw AsyncHTTPClient with its 60 s limit on the whole call, body included: its
     /// `EventLoopFuture` API (`execute(request:deadline:)`, the body collected by its
-    /// `ResponseAccumulator`), awaited with `get()`. `raw-ahc`'s async API ends its limit at the head.
+    /// `ResponseAccumulator`, whose body limit is its own rather than `raw-ahc`'s 256 MiB: neither is
+    /// reached by a small GET), awaited with `get()`. `raw-ahc`'s async API ends its limit at the head.
     case rawAHCWholeCall = "raw-ahc-whole-call"
     case netAHC = "net-ahc"
     /// Net's AsyncHTTPClientTransport alone (one exchange, body collected), and with
