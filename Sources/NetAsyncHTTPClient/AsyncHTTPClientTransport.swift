@@ -76,6 +76,11 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
     /// In an attempt run in its caller's task (``stopsExchangesOnDeadline(_:)``), the exchange is
     /// attached to the deadline's alarm before it first waits, and no request is sent again once
     /// the deadline has passed.
+    ///
+    /// Inlined into its protocol witness, through which every session call reaches it: one async
+    /// frame, not two (each costs a task allocation and two executor checks; Benchmarks/NOTEBOOK.md,
+    /// "Fewer async frames").
+    @inline(__always)
     public func exchange(_ request: NetworkRequest, progress: TransportProgressHandler?) async throws -> NetworkStreamResponse {
         try request.validate()
         try Task.checkCancellation()
@@ -214,7 +219,9 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
     /// `RequestBag` looks up its metadata at each step): 3 to 7 % more CPU for a 1 GiB body. And
     /// so does a request body pulled in chunks: there the response can end while the upload goes
     /// on, and the upload stops when the request is cancelled or the server answers early.
-    @inline(never)  // its own frame: `start` stays below the task allocator's slab size
+    /// Inlined into `start`: one async frame fewer (Benchmarks/NOTEBOOK.md, "Fewer async frames");
+    /// what it builds and does not wait for is in `outgoing`, out of line.
+    @inline(__always)
     private func execute(_ request: NetworkRequest, on client: HTTPClient, via relay: OriginRelay?,
                          progress: TransportProgressHandler?, scope: ExchangeScope?) async throws -> Started {
         switch try Self.outgoing(request, on: client, via: relay, progress: progress, record: scope?.record, affinity: affinity) {

@@ -7,7 +7,7 @@ import NetCore
 /// `Task.sleep`s; and they must cost nothing once the request is over, so they cannot be
 /// `DispatchQueue.asyncAfter` blocks, which stay allocated until their deadline: 100,000 requests
 /// under the 60 s default timeout held about 60 MB of them. Here a cancelled deadline's action is
-/// dropped at once and its 16-byte heap entry soon after (see `cancel`), and the thread sleeps
+/// dropped at once and its 16-byte entry soon after (see `cancel`), and the thread sleeps
 /// until the earliest live one.
 final class DeadlineScheduler: Sendable {
     /// The process's scheduler; its thread starts with the first deadline.
@@ -17,7 +17,7 @@ final class DeadlineScheduler: Sendable {
     /// reused, under a new generation, so that an old identifier no longer names it.
     ///
     /// Slots, not a dictionary keyed by identifier: every call sets one deadline and cancels it,
-    /// and hashing the key for the insert, the removal and each look at the heap's top took
+    /// and hashing the key for the insert, the removal and each look at the earliest entry took
     /// setting and cancelling a deadline from about 1,500 instructions to 2,300 per call
     /// (valgrind's callgrind, Benchmarks/NOTEBOOK.md, "instruction counts per call").
     private struct Slot: Sendable {
@@ -25,15 +25,17 @@ final class DeadlineScheduler: Sendable {
         var generation: UInt32 = 0
     }
 
+    private typealias Entry = DeadlineQueue.Entry
+
     private struct State: Sendable {
         var slots: [Slot] = []
         /// Slots whose deadline is over, to reuse: the slots grow to the most deadlines live at once.
         var freeSlots: [Int] = []
         var liveCount = 0
-        /// A binary min-heap of deadlines; entries whose deadline was cancelled are dropped lazily.
-        var heap: [Entry] = []
+        /// The deadlines, earliest first; entries whose deadline was cancelled are dropped lazily.
+        var entries = DeadlineQueue()
         var threadStarted = false
-        /// When the thread will next look at the heap by itself: `.max` while it waits for work,
+        /// When the thread will next look at the entries by itself: `.max` while it waits for work,
         /// `0` while it is awake. A deadline later than this needs no wake-up, so a steady stream
         /// of requests with one timeout never wakes the thread early.
         var sleepingUntil: UInt64 = 0
@@ -54,16 +56,6 @@ final class DeadlineScheduler: Sendable {
             liveCount -= 1
             return action
         }
-    }
-
-    /// 16 bytes: the deadline, and the slot with its generation when the deadline was set.
-    private struct Entry: Sendable {
-        let deadline: UInt64
-        let slot: UInt32
-        let generation: UInt32
-
-        /// The identifier `schedule` returns: the slot and its generation.
-        var id: Int { Int(generation) << 32 | Int(slot) }
     }
 
     private let state = Locked(State())
@@ -92,7 +84,7 @@ final class DeadlineScheduler: Sendable {
             state.liveCount += 1
             // A slot number fits 32 bits: each live deadline holds an object of its own.
             let entry = Entry(deadline: deadline, slot: UInt32(truncatingIfNeeded: slot), generation: state.slots[slot].generation)
-            Self.push(entry, onto: &state.heap)
+            state.entries.insert(entry)
             let startsThread = !state.threadStarted
             state.threadStarted = true
             return (entry.id, deadline < state.sleepingUntil, startsThread)
@@ -115,23 +107,20 @@ final class DeadlineScheduler: Sendable {
         state.withLock { state in
             guard slot < state.slots.count, state.slots[slot].generation == generation else { return }
             _ = state.release(slot: slot)
-            // Deadlines mostly end in the order they were set, so this keeps the heap small.
-            while let top = state.heap.first, !state.isLive(top) { Self.popMinimum(from: &state.heap) }
+            // Deadlines mostly end in the order they were set, so this keeps the queue small.
+            while let top = state.entries.first, !state.isLive(top) { state.entries.removeFirst() }
             // Not when one of them lasts: a long call's deadline at the top keeps every later
             // one cancelled behind it (a download under an hour's timeout, beside thousands of
             // calls a second). Past twice the live ones they are swept at once, which costs
             // each cancel O(1) amortized.
-            if state.heap.count > 2 * state.liveCount + 64 { Self.sweep(&state) }
+            if state.entries.count > 2 * state.liveCount + 64 { Self.sweep(&state) }
         }
     }
 
-    /// Drops the heap's entries whose deadline was cancelled, and restores the heap order.
+    /// Drops the entries whose deadline was cancelled.
     private static func sweep(_ state: inout State) {
-        let slots = state.slots  // not the whole state: that would copy the heap being filtered
-        state.heap.removeAll { !State.isLive($0, in: slots) }
-        for parent in stride(from: state.heap.count / 2 - 1, through: 0, by: -1) {
-            siftDown(from: parent, in: &state.heap)
-        }
+        let slots = state.slots  // not the whole state: that would copy the entries being filtered
+        state.entries.filter { State.isLive($0, in: slots) }
     }
 
     private func run() {
@@ -140,8 +129,8 @@ final class DeadlineScheduler: Sendable {
                 state.sleepingUntil = 0
                 let now = DispatchTime.now().uptimeNanoseconds
                 var due: [any DeadlineAction] = []
-                while let top = state.heap.first, top.deadline <= now || !state.isLive(top) {
-                    Self.popMinimum(from: &state.heap)
+                while let top = state.entries.first, top.deadline <= now || !state.isLive(top) {
+                    state.entries.removeFirst()
                     if state.isLive(top), let action = state.release(slot: Int(top.slot)) { due.append(action) }
                 }
                 return due
@@ -150,7 +139,7 @@ final class DeadlineScheduler: Sendable {
             // Decided after the actions ran, under the lock that `schedule` takes: a deadline added
             // from here on either is seen now or signals the semaphore.
             let next = state.withLock { state -> UInt64? in
-                let next = state.heap.first?.deadline
+                let next = state.entries.first?.deadline
                 state.sleepingUntil = next ?? .max
                 return next
             }
@@ -162,50 +151,14 @@ final class DeadlineScheduler: Sendable {
         }
     }
 
-    /// Heap entries held, live or cancelled (for tests).
-    var entriesHeld: Int { state.withLock { $0.heap.count } }
+    /// Entries held, live or cancelled (for tests).
+    var entriesHeld: Int { state.withLock { $0.entries.count } }
 
     /// Deadlines set and neither passed nor cancelled (for tests).
     var liveDeadlines: Int { state.withLock { $0.liveCount } }
 
-    /// Whether the heap is a valid min-heap (for tests).
-    var earliestDeadlinesAreInOrder: Bool {
-        state.withLock { state in
-            state.heap.indices.dropFirst().allSatisfy { state.heap[($0 - 1) / 2].deadline <= state.heap[$0].deadline }
-        }
-    }
-
-    private static func push(_ entry: Entry, onto heap: inout [Entry]) {
-        heap.append(entry)
-        var child = heap.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard heap[child].deadline < heap[parent].deadline else { break }
-            heap.swapAt(child, parent)
-            child = parent
-        }
-    }
-
-    private static func popMinimum(from heap: inout [Entry]) {
-        guard !heap.isEmpty else { return }
-        heap.swapAt(0, heap.count - 1)
-        heap.removeLast()
-        siftDown(from: 0, in: &heap)
-    }
-
-    /// Moves the entry at `start` down until neither child is earlier.
-    private static func siftDown(from start: Int, in heap: inout [Entry]) {
-        var parent = start
-        while true {
-            let left = 2 * parent + 1, right = left + 1
-            var smallest = parent
-            if left < heap.count && heap[left].deadline < heap[smallest].deadline { smallest = left }
-            if right < heap.count && heap[right].deadline < heap[smallest].deadline { smallest = right }
-            guard smallest != parent else { return }
-            heap.swapAt(parent, smallest)
-            parent = smallest
-        }
-    }
+    /// Whether the entries are held in order (for tests).
+    var earliestDeadlinesAreInOrder: Bool { state.withLock { $0.entries.isOrdered } }
 }
 
 /// What a ``DeadlineScheduler`` entry tells when its deadline passes: an object, so that an entry
@@ -236,6 +189,8 @@ extension DeadlineScheduler {
 
 /// One ``DeadlineScheduler/sleep(for:)``: its continuation and timer, and whether it was cancelled.
 private final class SleepWaiter: DeadlineAction {
+    private typealias Entry = DeadlineQueue.Entry
+
     private struct State: Sendable {
         var continuation: CheckedContinuation<Void, any Error>?
         var timer: Int?

@@ -116,7 +116,9 @@ extension NetworkSession {
     ///
     /// Nonisolated, like the whole loop: a call visits the actor only to read its settings and
     /// for `interceptRequest`/`interceptResponse`, so concurrent calls of one session do not queue
-    /// behind each other for the rest of their work.
+    /// behind each other for the rest of their work. Inlined into each entry point (`requestData`
+    /// and the others): one async frame fewer per call (Benchmarks/NOTEBOOK.md, "Fewer async frames").
+    @inline(__always)
     nonisolated func performCall(
         _ convertible: any NetworkRequestConvertible, call: SessionCall, progress report: TransportProgressHandler?
     ) async throws -> CallOutcome {
@@ -143,6 +145,9 @@ extension NetworkSession {
     }
 
     /// One call's deadline and retry loop, with the session's clock bound when it is not the default.
+    /// Inlined into `performCall`: one async frame fewer per call (Benchmarks/NOTEBOOK.md, "Fewer
+    /// async frames").
+    @inline(__always)
     nonisolated private func runCall(
         _ request: NetworkRequest, call: SessionCall, settings: SessionSettings, metrics: CallMetricsRecorder,
         progress report: TransportProgressHandler?

@@ -39,6 +39,10 @@ final class SessionAttempt: Sendable {
     /// destination: its outcome, or the error it failed with (recorded in the metrics), for the
     /// retry loop to decide on. Throws only what ends the call as it is: cancellation, and an
     /// error `interceptRequest` threw. A failed attempt's staging file is removed.
+    ///
+    /// One async frame for this, the deadline's `run` and the attempt's exchange, which are
+    /// inlined into it (each frame costs a task allocation and two executor checks;
+    /// Benchmarks/NOTEBOOK.md, "Fewer async frames").
     @inline(never)  // its temporaries stay out of the retry loop's frame
     func run(_ request: NetworkRequest, retryNumber: Int, within deadline: CallDeadline, staging: DownloadStaging,
              inline: Bool) async throws -> Result<AttemptOutcome, any Error> {
@@ -107,7 +111,8 @@ final class SessionAttempt: Sendable {
     }
 
     /// The outcome of a call that reads the body whole: into memory or to the call's file.
-    @inline(never)
+    /// Inlined into the attempt: one async frame fewer ("Fewer async frames").
+    @inline(__always)
     private func collected(_ response: consuming NetworkStreamResponse, sent: NetworkRequest, record: ExchangeMetricsRecorder?,
                            destination: TransportBodyDestination) async throws -> AttemptOutcome {
         let collector = BodyCollector(destination: destination, limit: transport.responseLimits.maximumInMemoryBodySize,

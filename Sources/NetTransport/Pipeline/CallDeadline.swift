@@ -78,6 +78,10 @@ struct CallDeadline: Sendable {
     /// runs the work in the caller's task, and hands it the alarm: the redirect stage binds it
     /// around each exchange for the exchange to attach to (``InlineAttempt``), so the alarm cancels
     /// the exchange each wait belongs to, not a task. The work gets `nil` on the task path.
+    ///
+    /// Inlined into its callers (an attempt's `run` makes every call's): one async frame fewer
+    /// (Benchmarks/NOTEBOOK.md, "Fewer async frames").
+    @inline(__always)
     func run<Result: Sendable>(inline: Bool = false, _ work: @escaping @Sendable (DeadlineAlarm?) async throws -> Result) async throws -> Result {
         let callLeft = remaining
         guard callLeft > .zero else { throw timedOut }
@@ -103,10 +107,11 @@ struct CallDeadline: Sendable {
         NetworkError.transport(.timedOut("no complete response within the attempt timeout \(limit) (\(request))"))
     }
 
-    /// The work in the caller's task, with the alarm for its exchanges to attach to. A function of
-    /// its own, as is ``runInTask(_:alarm:)``: each path's temporaries stay out of the other's
-    /// async frame.
-    @inline(never)
+    /// The work in the caller's task, with the alarm for its exchanges to attach to. Inlined into
+    /// its caller, which then calls the work with no async frame between (each costs a task
+    /// allocation and two executor checks; Benchmarks/NOTEBOOK.md, "Fewer async frames"); its
+    /// temporaries are the alarm and the work. ``runInTask(_:alarm:)``, with a task's, is not.
+    @inline(__always)
     private static func runInline<Result: Sendable>(
         _ work: @escaping @Sendable (DeadlineAlarm?) async throws -> Result, alarm: DeadlineAlarm
     ) async throws -> Result {

@@ -98,11 +98,7 @@ public struct NetworkResponseBody: AsyncSequence, Sendable {
 
     /// ``collect(upTo:)``, telling `received` the running total after each chunk (download progress).
     func collect(upTo limit: Int64?, received: ((Int64) -> Void)?) async throws -> Data {
-        if case .whole(let data) = storage, framing == nil, limit.map({ Int64(data.count) <= $0 }) ?? true {
-            lease?.end(.finished(bytes: Int64(data.count)))
-            received?(Int64(data.count))
-            return data
-        }
+        if let data = takeWhole(upTo: limit, received: received) { return data }
         var data: Data?
         for try await chunk in self {
             let count = (data?.count ?? 0) + chunk.count
@@ -116,6 +112,16 @@ public struct NetworkResponseBody: AsyncSequence, Sendable {
             received?(Int64(count))
         }
         return data ?? Data()
+    }
+
+    /// The body, when it is already whole (most small bodies), within `limit` and needing no
+    /// framing check: ended and counted here, with nothing to wait for. Synchronous, so that a
+    /// caller can take it without an async call (``collect(upTo:received:)`` asks it first).
+    func takeWhole(upTo limit: Int64?, received: ((Int64) -> Void)?) -> Data? {
+        guard case .whole(let data) = storage, framing == nil, limit.map({ Int64(data.count) <= $0 }) ?? true else { return nil }
+        lease?.end(.finished(bytes: Int64(data.count)))
+        received?(Int64(data.count))
+        return data
     }
 
     /// Starts reading the body.

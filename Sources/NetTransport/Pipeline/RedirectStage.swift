@@ -27,7 +27,10 @@ struct RedirectStage: Sendable {
     /// What does not wait is in synchronous functions: an async function keeps its temporaries
     /// in a frame allocated from the task, and a frame over about 1 KB is a `malloc` of its own
     /// (in an attempt's new task, every time; Benchmarks/NOTEBOOK.md, "Async frames under the slab").
-    @inline(never)  // a frame of its own; see above
+    ///
+    /// Inlined into the attempt, with ``step``: one async frame for the attempt and its
+    /// redirects (Benchmarks/NOTEBOOK.md, "Fewer async frames").
+    @inline(__always)
     func exchange(
         _ request: NetworkRequest, through transport: any Transport, progress: TransportProgressHandler?,
         metrics: CallMetricsRecorder? = nil, retryNumber: Int = 0, alarm: DeadlineAlarm? = nil
@@ -64,8 +67,9 @@ struct RedirectStage: Sendable {
     /// (``InlineAttempt``), and what follows it. Both are bound around the exchange only, so that a
     /// task made later in the attempt (by a progress handler, say) does not inherit them; and
     /// bound even when `nil`, as a record or alarm bound further out (a transport whose exchange
-    /// calls another's `send`) is not this exchange's.
-    @inline(never)
+    /// calls another's `send`) is not this exchange's. Inlined into ``exchange(_:through:progress:metrics:retryNumber:alarm:)``:
+    /// one async frame fewer per request (Benchmarks/NOTEBOOK.md, "Fewer async frames").
+    @inline(__always)
     private func step(
         _ request: NetworkRequest, through transport: any Transport, progress: TransportProgressHandler?,
         record: ExchangeMetricsRecorder?, alarm: DeadlineAlarm?, original: NetworkRequest, followed: Int
