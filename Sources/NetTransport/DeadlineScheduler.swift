@@ -66,9 +66,9 @@ final class DeadlineScheduler: Sendable {
     func schedule(after delay: Duration, _ action: some DeadlineAction) -> Int {
         // Saturating: a timeout of 10^11 s means "never", not an overflow trap (and `components`
         // itself traps past `Int64.max` seconds, so the delay is held to the longest wait first).
-        let delay = delay.heldToLongestWait
-        let seconds = UInt64(max(0, delay.components.seconds)).multipliedReportingOverflow(by: 1_000_000_000)
-        let fraction = UInt64(max(0, delay.components.attoseconds / 1_000_000_000))
+        let (wholeSeconds, attoseconds) = delay.heldToLongestWait.components  // once: each is a 128-bit division
+        let seconds = UInt64(max(0, wholeSeconds)).multipliedReportingOverflow(by: 1_000_000_000)
+        let fraction = UInt64(max(0, attoseconds / 1_000_000_000))
         let nanoseconds = seconds.overflow ? UInt64.max : seconds.partialValue.addingReportingOverflow(fraction).partialValue
         let sum = DispatchTime.now().uptimeNanoseconds.addingReportingOverflow(nanoseconds)
         let deadline = sum.overflow ? UInt64.max : sum.partialValue
