@@ -5,7 +5,8 @@ lookups, from pairs of callgrind files (Benchmarks/instructions.sh's output; the
 
     python3 Benchmarks/callgrind-without-caches.py CALLS DIR/CLIENT [DIR/CLIENT ...]
 
-Each DIR/CLIENT names the files DIR/CLIENT.N.out and DIR/CLIENT.2N.out, where 2N - N = CALLS.
+Each DIR/CLIENT names the files DIR/CLIENT.N.out and DIR/CLIENT.2N.out; CALLS is 2N, the calls
+the longer run adds (each run makes a warm-up and a timed run), as instructions.sh passes it.
 The lookups' probes depend on how the process's caches filled, which differs between runs of one
 build, so they move a client's total by thousands of instructions; the rest is steadier. A change
 that adds or removes lookups shows in their count (`callgrind-calls.py CALLS

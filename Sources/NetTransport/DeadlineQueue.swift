@@ -21,7 +21,9 @@ struct DeadlineQueue: Sendable {
     /// Deadlines in the order set, each no earlier than the one before; those before `runStart`
     /// have left.
     private var run: [Entry] = []
+    /// Where the run's entries still held begin.
     private var runStart = 0
+    /// The deadlines that came earlier than the run's last: a binary min-heap.
     private var heap: [Entry] = []
 
     /// Entries held.
@@ -34,6 +36,8 @@ struct DeadlineQueue: Sendable {
         return top.deadline < run[runStart].deadline ? top : run[runStart]
     }
 
+    /// Adds `entry`: at the end of the run when it is no earlier than the run's last, to the heap
+    /// otherwise.
     mutating func insert(_ entry: Entry) {
         if runStart == run.count {
             // Empty: start the run over, keeping its storage.
@@ -54,21 +58,31 @@ struct DeadlineQueue: Sendable {
         }
     }
 
-    /// Removes the earliest entry.
-    mutating func removeFirst() {
+    /// Removes the earliest entry (the one ``first`` gives) and returns it.
+    @discardableResult
+    mutating func popFirst() -> Entry? {
         if runStart < run.count, heap.first.map({ $0.deadline >= run[runStart].deadline }) ?? true {
+            let entry = run[runStart]
             runStart += 1
             // The run's front is dropped in bulk once it is most of the array: amortized O(1).
             if runStart >= 64, runStart * 2 >= run.count {
                 run.removeFirst(runStart)
                 runStart = 0
             }
-            return
+            return entry
         }
-        guard !heap.isEmpty else { return }
+        guard !heap.isEmpty else { return nil }
         heap.swapAt(0, heap.count - 1)
-        heap.removeLast()
+        let entry = heap.removeLast()
         Self.siftDown(from: 0, in: &heap)
+        return entry
+    }
+
+    /// Drops entries from the end of the run while `isDropped` accepts them: a long deadline
+    /// cancelled there (a call under a long timeout that ended early) would otherwise send every
+    /// shorter one set after it to the heap until it was swept.
+    mutating func dropLast(while isDropped: (Entry) -> Bool) {
+        while run.count > runStart, let last = run.last, isDropped(last) { run.removeLast() }
     }
 
     /// Keeps only the entries `isKept` accepts, in order.

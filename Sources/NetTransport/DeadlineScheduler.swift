@@ -108,7 +108,10 @@ final class DeadlineScheduler: Sendable {
             guard slot < state.slots.count, state.slots[slot].generation == generation else { return }
             _ = state.release(slot: slot)
             // Deadlines mostly end in the order they were set, so this keeps the queue small.
-            while let top = state.entries.first, !state.isLive(top) { state.entries.removeFirst() }
+            while let top = state.entries.first, !state.isLive(top) { state.entries.popFirst() }
+            // And from the end: a long deadline cancelled there would send later ones to the heap.
+            let slots = state.slots  // a reference, not the state being changed
+            state.entries.dropLast { !State.isLive($0, in: slots) }
             // Not when one of them lasts: a long call's deadline at the top keeps every later
             // one cancelled behind it (a download under an hour's timeout, beside thousands of
             // calls a second). Past twice the live ones they are swept at once, which costs
@@ -129,9 +132,9 @@ final class DeadlineScheduler: Sendable {
                 state.sleepingUntil = 0
                 let now = DispatchTime.now().uptimeNanoseconds
                 var due: [any DeadlineAction] = []
-                while let top = state.entries.first, top.deadline <= now || !state.isLive(top) {
-                    state.entries.removeFirst()
-                    if state.isLive(top), let action = state.release(slot: Int(top.slot)) { due.append(action) }
+                while let top = state.entries.first, top.deadline <= now || !state.isLive(top),
+                      let entry = state.entries.popFirst() {
+                    if state.isLive(entry), let action = state.release(slot: Int(entry.slot)) { due.append(action) }
                 }
                 return due
             }
@@ -189,8 +192,6 @@ extension DeadlineScheduler {
 
 /// One ``DeadlineScheduler/sleep(for:)``: its continuation and timer, and whether it was cancelled.
 private final class SleepWaiter: DeadlineAction {
-    private typealias Entry = DeadlineQueue.Entry
-
     private struct State: Sendable {
         var continuation: CheckedContinuation<Void, any Error>?
         var timer: Int?

@@ -40,9 +40,9 @@ final class SessionAttempt: Sendable {
     /// retry loop to decide on. Throws only what ends the call as it is: cancellation, and an
     /// error `interceptRequest` threw. A failed attempt's staging file is removed.
     ///
-    /// One async frame for this, the deadline's `run` and the attempt's exchange, which are
-    /// inlined into it (each frame costs a task allocation and two executor checks;
-    /// Benchmarks/NOTEBOOK.md, "Fewer async frames").
+    /// The deadline's `run` is inlined here, and on the path that runs the attempt in this task
+    /// the attempt's exchange with it: one async frame where there were three (each costs a
+    /// task allocation and two executor checks; Benchmarks/NOTEBOOK.md, "Fewer async frames").
     @inline(never)  // its temporaries stay out of the retry loop's frame
     func run(_ request: NetworkRequest, retryNumber: Int, within deadline: CallDeadline, staging: DownloadStaging,
              inline: Bool) async throws -> Result<AttemptOutcome, any Error> {

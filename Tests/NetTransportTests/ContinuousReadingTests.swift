@@ -20,17 +20,19 @@ import Testing
         }
     }
 
-    @Test("elapsed counts from the reading, as ContinuousClock measures it")
+    @Test("elapsed counts from the reading, as ContinuousClock measures it: within the clock's own spans around it")
     func elapsedIsMeasuredOnTheSameClock() {
+        let outerStart = ContinuousClock.now
         let reading = ContinuousReading.now
-        let clockStart = ContinuousClock.now
+        let innerStart = ContinuousClock.now
         var spin = 0
-        while clockStart.duration(to: .now) < .milliseconds(2) { spin += 1 }
-        let clockElapsed = clockStart.duration(to: .now)
+        while innerStart.duration(to: .now) < .milliseconds(2) { spin += 1 }
+        let inner = innerStart.duration(to: .now)
         let elapsed = reading.elapsed
-        // Read after the clock's own, from a reading taken before it: never shorter.
-        #expect(elapsed >= clockElapsed, "spun \(spin) times")
-        // A scale a thousand times too large would make 2 ms two seconds.
-        #expect(elapsed < clockElapsed + .seconds(1))
+        let outer = outerStart.duration(to: .now)
+        // Both bounds are exact whatever the machine's load: the reading and its elapsed time are
+        // taken between the outer span's ends, and around the inner span's.
+        #expect(inner <= elapsed, "spun \(spin) times")
+        #expect(elapsed <= outer)
     }
 }

@@ -26,12 +26,20 @@ import Testing
         return queue
     }
 
+    /// Takes every entry, earliest first, checking that each taken is the one `first` named (the
+    /// scheduler looks at `first` to decide, then takes it).
     private func drain(_ queue: inout DeadlineQueue) -> [UInt64] {
-        var order: [UInt64] = []
+        drainedEntries(&queue).map(\.deadline)
+    }
+
+    private func drainedEntries(_ queue: inout DeadlineQueue) -> [DeadlineQueue.Entry] {
+        var order: [DeadlineQueue.Entry] = []
         while let first = queue.first {
-            order.append(first.deadline)
-            queue.removeFirst()
+            let taken = queue.popFirst()
+            #expect(taken?.slot == first.slot && taken?.deadline == first.deadline)
+            if let taken { order.append(taken) }
         }
+        #expect(queue.popFirst() == nil)
         return order
     }
 
@@ -57,7 +65,7 @@ import Testing
             if held.count > 64 {
                 let earliest = held.min()
                 #expect(queue.first?.deadline == earliest)
-                queue.removeFirst()
+                #expect(queue.popFirst()?.deadline == earliest)
                 held.remove(at: held.firstIndex(of: earliest ?? 0) ?? 0)
             }
         }
@@ -72,5 +80,46 @@ import Testing
         queue.filter { $0.slot % 3 != 0 }
         #expect(queue.isOrdered)
         #expect(drain(&queue) == deadlines.enumerated().filter { $0.offset % 3 != 0 }.map(\.element).sorted())
+    }
+
+    @Test("equal deadlines in the run and the heap: each leaves once, the one first names")
+    func ties() {
+        var queue = DeadlineQueue()
+        // 10 and 20 start the run; 10 again (earlier than 20) goes to the heap; 20 again to the run.
+        for (slot, deadline) in [10, 20, 10, 20, 5].enumerated() {
+            queue.insert(.init(deadline: UInt64(deadline), slot: UInt32(slot), generation: 0))
+        }
+        let taken = drainedEntries(&queue)
+        #expect(taken.map(\.deadline) == [5, 10, 10, 20, 20])
+        #expect(Set(taken.map(\.slot)) == [0, 1, 2, 3, 4])
+    }
+
+    @Test("a sweep that empties the run while the heap holds entries: what comes next still leaves in order")
+    func filterEmptyingTheRun() {
+        var queue = DeadlineQueue()
+        for (slot, deadline) in [100, 200, 50, 60].enumerated() {  // 50 and 60 go to the heap
+            queue.insert(.init(deadline: UInt64(deadline), slot: UInt32(slot), generation: 0))
+        }
+        queue.filter { $0.deadline < 100 }  // the run empties; the heap keeps 50 and 60
+        for (slot, deadline) in [70, 55, 300].enumerated() {
+            queue.insert(.init(deadline: UInt64(deadline), slot: UInt32(10 + slot), generation: 0))
+        }
+        #expect(queue.isOrdered)
+        #expect(drain(&queue) == [50, 55, 60, 70, 300])
+    }
+
+    @Test("dead entries at the run's end are dropped, the live ones kept, and later deadlines leave in order")
+    func dropLastKeepsTheRunInOrder() {
+        var queue = DeadlineQueue()
+        for (slot, deadline) in [10, 20, 3_600].enumerated() {  // the last: a long call, ended early
+            queue.insert(.init(deadline: UInt64(deadline), slot: UInt32(slot), generation: 0))
+        }
+        queue.dropLast { $0.slot == 2 }
+        queue.dropLast { $0.slot == 2 }  // nothing more to drop: the live ones stay
+        for (slot, deadline) in [30, 40].enumerated() {
+            queue.insert(.init(deadline: UInt64(deadline), slot: UInt32(3 + slot), generation: 0))
+        }
+        #expect(queue.count == 4)
+        #expect(drain(&queue) == [10, 20, 30, 40])
     }
 }

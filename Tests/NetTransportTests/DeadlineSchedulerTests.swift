@@ -15,13 +15,13 @@ import Testing
     func cancelledEntriesBehindALiveOneAreSwept() {
         let scheduler = DeadlineScheduler()
         let probe = Probe()
-        // A long call (a big download under a long timeout) sits at the top of the heap...
+        // A long call (a big download under a long timeout) holds the earliest deadline...
         let long = scheduler.schedule(after: .seconds(3_600), probe)
         // ...while many calls with a later deadline start and end beside it.
         for _ in 0..<10_000 {
             scheduler.cancel(scheduler.schedule(after: .seconds(7_200), probe))
         }
-        // Without a sweep every one of them stayed in the heap until the long one ended.
+        // Without a sweep every one of them stayed behind it until the long one ended.
         #expect(scheduler.entriesHeld <= 2 * 1 + 64)
         scheduler.cancel(long)
         #expect(scheduler.entriesHeld == 0)

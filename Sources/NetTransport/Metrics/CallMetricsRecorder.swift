@@ -123,7 +123,7 @@ package struct ExchangeMetricsRecorder: Sendable {
             attempt.statusCode = head.statusCode
             attempt.cacheStatus = head.cacheStatus
             // The clock is read only when the transport did not note the first byte itself
-            // (AsyncHTTPClientTransport always does): a reading costs about 25 ns.
+            // (AsyncHTTPClientTransport's delegate API does): a reading costs about 25 ns.
             if attempt.phases[.firstByte] == nil { attempt.phases[.firstByte] = call.elapsed }
         }
     }

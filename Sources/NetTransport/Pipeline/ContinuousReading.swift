@@ -21,7 +21,7 @@ struct ContinuousReading: Sendable {
     /// clock six times; Benchmarks/NOTEBOOK.md, "Fewer async frames").
     static var now: ContinuousReading {
         @inline(never) get {
-            #if os(Linux) || os(Android)
+            #if os(Linux)
             var time = timespec()
             // Fails only for an unknown clock or a bad address, neither of which this can be.
             _ = clock_gettime(CLOCK_BOOTTIME, &time)
