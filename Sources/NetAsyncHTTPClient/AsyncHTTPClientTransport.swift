@@ -28,6 +28,10 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
     private let relays: OriginRelays
     /// The event loop each exchange on the delegate API asks for, and which API a stream takes.
     private let affinity: LoopAffinity
+    /// Whether no proxy is configured, read once here: every request would otherwise copy the
+    /// proxy settings out to ask them (about 300 instructions a call; Benchmarks/NOTEBOOK.md,
+    /// "Fewer async frames").
+    private let connectsDirectly: Bool
 
     /// Creates a transport with its own client and connection pool (one pool per proxy, plus the
     /// direct one).
@@ -55,6 +59,7 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
         clients = ProxyRoutedClients(settings: settings, tls: configuration.tls, proxies: configuration.proxy)
         relays = OriginRelays(tls: configuration.tls, proxies: configuration.proxy, connectTimeout: configuration.connectTimeout)
         affinity = LoopAffinity(group: ProxyRoutedClients.loops)
+        connectsDirectly = configuration.proxy.httpProxy == nil && configuration.proxy.httpsProxy == nil
     }
 
     deinit {
@@ -84,7 +89,7 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
     public func exchange(_ request: NetworkRequest, progress: TransportProgressHandler?) async throws -> NetworkStreamResponse {
         try request.validate()
         try Task.checkCancellation()
-        let proxy = configuration.proxy.proxy(for: request.url)
+        let proxy = connectsDirectly ? nil : configuration.proxy.proxy(for: request.url)
         // Most requests have no relay to wait for: no pinned host, no SOCKS5 proxy with credentials.
         let relay = relays.mayRelay(through: proxy) ? try await relays.relay(for: request.url, proxy: proxy) : nil
         // Leased until the head or the failure: a relay is not closed while a request connects through it.
