@@ -82,21 +82,35 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
     /// attached to the deadline's alarm before it first waits, and no request is sent again once
     /// the deadline has passed.
     ///
-    /// Inlined into its protocol witness, through which every session call reaches it: one async
-    /// frame, not two (each costs a task allocation and two executor checks; Benchmarks/NOTEBOOK.md,
-    /// "Fewer async frames").
-    @inline(__always)
+    /// `start` and `execute` are inlined into it, so an exchange runs in one async frame below
+    /// the protocol witness where it took two (each costs a task allocation and two executor
+    /// checks; Benchmarks/NOTEBOOK.md, "Fewer async frames").
     public func exchange(_ request: NetworkRequest, progress: TransportProgressHandler?) async throws -> NetworkStreamResponse {
         try request.validate()
         try Task.checkCancellation()
         let proxy = connectsDirectly ? nil : configuration.proxy.proxy(for: request.url)
         // Most requests have no relay to wait for: no pinned host, no SOCKS5 proxy with credentials.
-        let relay = relays.mayRelay(through: proxy) ? try await relays.relay(for: request.url, proxy: proxy) : nil
+        guard !relays.mayRelay(through: proxy) else { return try await relayedExchange(request, proxy: proxy, progress: progress) }
+        return try finished(request, try await start(request, via: nil, proxy: proxy, progress: progress))
+    }
+
+    /// ``exchange(_:progress:)`` for a request that may connect through a relay: out of line, so
+    /// that the common path's frame does not hold the relay's lease and wait.
+    @inline(never)
+    private func relayedExchange(_ request: NetworkRequest, proxy: NetworkProxy?,
+                                 progress: TransportProgressHandler?) async throws -> NetworkStreamResponse {
+        let relay = try await relays.relay(for: request.url, proxy: proxy)
         // Leased until the head or the failure: a relay is not closed while a request connects through it.
         defer { if let relay { relays.release(relay) } }
-        let started = try await start(request, via: relay, proxy: proxy, progress: progress)
+        return try finished(request, try await start(request, via: relay, proxy: proxy, progress: progress))
+    }
+
+    /// The response handed to the pipeline, once `request` has `started`; refused if its body is in
+    /// a coding the transport did not decode (the failure drops the body, which closes its
+    /// connection).
+    private func finished(_ request: NetworkRequest, _ started: Started) throws -> NetworkStreamResponse {
         let response = Self.response(to: request, started: started, limits: configuration.responseLimits, affinity: affinity)
-        try ContentCodingCheck.refuseUndecoded(response, of: request)  // a failure drops the body, which closes its connection
+        try ContentCodingCheck.refuseUndecoded(response, of: request)
         return response
     }
 
@@ -104,7 +118,8 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
     private typealias Started = (status: HTTPResponseStatus, headers: HTTPHeaders, source: ResponseChunks.Source)
 
     /// Sends `request` on the client for its route, once more on a stale pooled connection, and
-    /// maps what failed to a ``NetworkError``.
+    /// maps what failed to a ``NetworkError``. Inlined into `exchange`, as `execute` is into it.
+    @inline(__always)
     private func start(_ request: NetworkRequest, via relay: OriginRelay?, proxy: NetworkProxy?,
                        progress: TransportProgressHandler?) async throws -> Started {
         let client = try client(via: relay, proxy: proxy)

@@ -41,7 +41,13 @@ public struct NetworkHeaders: Sendable, Hashable, RandomAccessCollection, Custom
 
     /// The first value of the field called `name` (any case), or `nil`.
     public subscript(name: String) -> String? {
-        fields.first { Self.sameName($0.name, name) }?.value
+        // The name's length once, and each field read in place: a pipeline looks up three fields
+        // of every response (its framing and coding), most of them absent.
+        let length = name.utf8.count
+        for index in fields.indices where fields[index].name.utf8.count == length && Self.sameName(fields[index].name, name) {
+            return fields[index].value
+        }
+        return nil
     }
 
     /// Every value of the field called `name` (any case), in order.
