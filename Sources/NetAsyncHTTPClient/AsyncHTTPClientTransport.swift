@@ -115,7 +115,8 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
     }
 
     /// What `execute` returns: the head's parts, and where the body comes from.
-    private typealias Started = (status: HTTPResponseStatus, headers: HTTPHeaders, source: ResponseChunks.Source)
+    private typealias Started = (status: HTTPResponseStatus, version: HTTPVersion, headers: HTTPHeaders,
+                                 source: ResponseChunks.Source)
 
     /// Sends `request` on the client for its route, once more on a stale pooled connection, and
     /// maps what failed to a ``NetworkError``. Inlined into `exchange`, as `execute` is into it.
@@ -165,9 +166,7 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
     @inline(never)  // see `outgoing`
     private static func response(to request: NetworkRequest, started: Started, limits: ResponseLimits,
                                  affinity: LoopAffinity) -> NetworkStreamResponse {
-        var headers = NetworkHeaders()
-        headers.reserveCapacity(started.headers.count)
-        for (name, value) in started.headers { headers.addReceived(name: name, value: value) }
+        let headers = ReceivedFields.headers(started.headers, version: started.version)
         let head = NetworkResponseHead(statusCode: HTTPCode(Int(started.status.code)), headers: headers, url: request.url)
         let body: NetworkResponseBody
         switch started.source {
@@ -259,7 +258,7 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
             } onCancel: {
                 exchange.cancel()
             }
-            return (head.status, head.headers, .exchange(exchange))
+            return (head.status, head.version, head.headers, .exchange(exchange))
         }
     }
 
@@ -270,7 +269,7 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
     private static func executeStreamed(_ outgoing: PendingRequest, on client: HTTPClient) async throws -> Started {
         // The pipeline's deadline cancels the call; AsyncHTTPClient's own would end at the head.
         let response = try await client.execute(outgoing.request, deadline: .distantFuture)
-        return (response.status, response.headers, .body(response.body))
+        return (response.status, response.version, response.headers, .body(response.body))
     }
 
     /// The request target: the percent-encoded path (`/` when empty) and query, as sent.

@@ -214,6 +214,13 @@ final class FaultServer: Sendable {
             // "café" in Latin-1: the é is the single byte 0xE9, obs-text that is not UTF-8.
             let head = Array("HTTP/1.1 200 Fault\r\nContent-Length: 2\r\nX-Name: caf".utf8) + [0xE9] + Array("\r\n\r\nok".utf8)
             return send(connection, head)
+        case "/odd-header-values":  // legal: spaces and tabs around values, a tab inside one
+            return send(connection, Array("HTTP/1.1 200 Fault\r\nContent-Length: 2\r\nX-Padded: \t  padded \t \r\nX-Inner: a\tb\r\nX-Trailing: v \r\n\r\nok".utf8))
+        case "/control-header":  // `?byte=N`: a control character (or DEL) inside a value
+            let byte = UInt8(query["byte"] ?? "") ?? 1
+            return send(connection, Array("HTTP/1.1 200 Fault\r\nContent-Length: 2\r\nX-Ctl: a".utf8) + [byte] + Array("b\r\n\r\nok".utf8))
+        case "/bad-name-header":  // a field name that is not a token
+            return send(connection, Array("HTTP/1.1 200 Fault\r\nContent-Length: 2\r\nX@Bad: v\r\n\r\nok".utf8))
         case "/http09":
             _ = send(connection, Array("hello, this is not HTTP/1.x\n".utf8))
             return false
