@@ -82,9 +82,9 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
     /// attached to the deadline's alarm before it first waits, and no request is sent again once
     /// the deadline has passed.
     ///
-    /// `start` and `execute` are inlined into it, so an exchange runs in one async frame below
-    /// the protocol witness where it took two (each costs a task allocation and two executor
-    /// checks; Benchmarks/NOTEBOOK.md, "Fewer async frames").
+    /// `start` and `execute` are inlined into it (each async frame costs a task allocation and
+    /// two executor checks; Benchmarks/NOTEBOOK.md, "Fewer async frames"); the compiler does not
+    /// inline it into its protocol witness, so an exchange takes one frame below the witness.
     public func exchange(_ request: NetworkRequest, progress: TransportProgressHandler?) async throws -> NetworkStreamResponse {
         try request.validate()
         try Task.checkCancellation()
@@ -153,7 +153,7 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
     /// The error a failed exchange throws. What the relay saw (a pin mismatch, a refused
     /// certificate) says more than the closed connection AsyncHTTPClient saw; a call given up ends
     /// as cancelled, whatever another call's relay connection saw meanwhile.
-    @inline(never)  // the mapped error's temporaries stay out of `start`'s async frame
+    @inline(never)  // the mapped error's temporaries stay out of `exchange`'s async frame (`start` is inlined there)
     private func failure(_ error: any Error, of request: NetworkRequest, via relay: OriginRelay?,
                          failuresBefore: Int, proxy: NetworkProxy?) -> any Error {
         let mapped = ErrorMapping.networkError(for: error, request: request, limits: configuration.responseLimits, proxy: proxy)

@@ -219,8 +219,9 @@ final class FaultServer: Sendable {
         case "/control-header":  // `?byte=N`: a control character (or DEL) inside a value
             let byte = UInt8(query["byte"] ?? "") ?? 1
             return send(connection, Array("HTTP/1.1 200 Fault\r\nContent-Length: 2\r\nX-Ctl: a".utf8) + [byte] + Array("b\r\n\r\nok".utf8))
-        case "/bad-name-header":  // a field name that is not a token
-            return send(connection, Array("HTTP/1.1 200 Fault\r\nContent-Length: 2\r\nX@Bad: v\r\n\r\nok".utf8))
+        case "/bad-name-header":  // `?kind=`: a field name that is not a token (`at`, `space` before the colon, `utf8`)
+            let line = ["space": "X-Bad : v", "utf8": "X-Caf\u{E9}: v"][query["kind"] ?? ""] ?? "X@Bad: v"
+            return send(connection, Array("HTTP/1.1 200 Fault\r\nContent-Length: 2\r\n\(line)\r\n\r\nok".utf8))
         case "/http09":
             _ = send(connection, Array("hello, this is not HTTP/1.x\n".utf8))
             return false

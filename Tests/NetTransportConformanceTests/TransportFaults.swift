@@ -398,32 +398,6 @@ enum TransportFaults {
             }
             try await expectNoHalfClosedSockets()
         },
-        Fault(name: "header values from the wire: spaces and tabs around them removed, a tab inside kept") { subject in
-            let response = try await subject.make().send(try request("/odd-header-values"))
-            #expect(response.head.headers["X-Padded"] == "padded", "\(response.head.headers)")
-            #expect(response.head.headers["X-Inner"] == "a\tb")
-            #expect(response.head.headers["X-Trailing"] == "v")
-            try await expectNoHalfClosedSockets()
-        },
-        Fault(name: "a control character in a header value, or a name that is not a token: a typed error, or a field without it") { subject in
-            // Either is safe: the caller never holds a field the rules forbid. (AsyncHTTPClient's
-            // parser refuses the response; libcurl passes it, and Net cleans the value or drops the field.)
-            for byte in [1, 0x1F, 0x7F] {
-                do {
-                    let response = try await subject.make().send(try request("/control-header?byte=\(byte)"))
-                    #expect(response.head.headers["X-Ctl"] == "a b", "byte \(byte): \(response.head.headers)")
-                } catch NetworkError.transport {
-                    // Refused with a typed transport error (any other error fails the check).
-                }
-            }
-            do {
-                let response = try await subject.make().send(try request("/bad-name-header"))
-                #expect(!response.head.headers.contains { $0.name.contains("@") }, "\(response.head.headers)")
-            } catch NetworkError.transport {
-                // Refused, as above.
-            }
-            try await expectNoHalfClosedSockets()
-        },
         Fault(name: "an HTTP/0.9 reply and status 0: typed errors that do not blame IPv6") { subject in
             let transport = subject.make()
             for target in ["/http09", "/status-zero"] {
@@ -488,11 +462,15 @@ enum TransportFaults {
             // The timeout is the whole call's, on the same clock: both waits and three exchanges.
             let call = Task { try await client.requestData(for: try request("/storm?key=\(key)&failures=100&retry-after=1", timeout: .seconds(30))) }
             for sent in 1...2 {
-                let waiting = await eventually(within: TestTiming.scaled(.seconds(20))) { clock.pendingDelays.first == .seconds(1) }
-                #expect(waiting, "after request \(sent) the call waits \(clock.pendingDelays), not the server's 1 s first")
+                // A bound for a hang only, as `ManualClock.sleeps(atLeast:)`'s: a wrong first wait
+                // never becomes 1 s, however long this waits (a run of the whole suite on a loaded
+                // machine once saw no wait on the clock at all within 20 s).
+                let waiting = await eventually(within: TestTiming.scaled(.seconds(60))) { clock.pendingDelays.first == .seconds(1) }
                 guard waiting else {
                     // Its deadline is on the manual clock too: left alone, the call would wait for ever.
+                    let pending = clock.pendingDelays
                     call.cancel()
+                    Issue.record("after request \(sent) the call waits \(pending), not the server's 1 s first; it ended with \(await call.result)")
                     return
                 }
                 #expect(FaultServer.shared.count(key) == sent)

@@ -7,7 +7,7 @@ import Testing
 /// transport: AsyncHTTPClientTransportFaultTests runs it too).
 @Suite("Transport faults: URLSessionTransport")
 struct URLSessionTransportFaultTests {
-    @Test("URLSessionTransport", arguments: TransportFaults.faults + TransportFaults.expectations)
+    @Test("URLSessionTransport", arguments: TransportFaults.faults + TransportFaults.expectations + TransportFaults.headers)
     func survives(_ fault: TransportFaults.Fault) async throws {
         try await fault.run(TransportFaults.Subject(
             make: { URLSessionTransport() }, makeLimited: { URLSessionTransport(configuration: .init(responseLimits: $0)) },
