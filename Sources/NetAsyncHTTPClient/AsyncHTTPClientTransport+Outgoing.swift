@@ -31,8 +31,8 @@ extension AsyncHTTPClientTransport {
     /// on the delegate API starts it.
     @inline(never)  // inlined into the async `execute`, its temporaries would live in the task's frame
     static func outgoing(_ request: NetworkRequest, on client: HTTPClient, via relay: OriginRelay?,
-                                 progress: TransportProgressHandler?, record: ExchangeMetricsRecorder?,
-                                 affinity: LoopAffinity) throws -> Outgoing {
+                         progress: TransportProgressHandler?, record: ExchangeMetricsRecorder?,
+                         affinity: LoopAffinity) throws -> Outgoing {
         var url = request.url
         var headers = HTTPHeaders()
         headers.reserveCapacity(request.headers.count + 1)

@@ -59,7 +59,7 @@ public final class AsyncHTTPClientTransport: Transport, DeadlineStoppableTranspo
         clients = ProxyRoutedClients(settings: settings, tls: configuration.tls, proxies: configuration.proxy)
         relays = OriginRelays(tls: configuration.tls, proxies: configuration.proxy, connectTimeout: configuration.connectTimeout)
         affinity = LoopAffinity(group: ProxyRoutedClients.loops)
-        connectsDirectly = configuration.proxy.httpProxy == nil && configuration.proxy.httpsProxy == nil
+        connectsDirectly = configuration.proxy.connectsDirectly
     }
 
     deinit {

@@ -34,9 +34,12 @@ public struct ProxyConfiguration: Sendable, Hashable {
         self.init(httpProxy: proxy, httpsProxy: proxy, noProxy: noProxy)
     }
 
+    /// Whether no proxy is set: every request connects directly, without ``proxy(for:)`` asked.
+    package var connectsDirectly: Bool { httpProxy == nil && httpsProxy == nil }
+
     /// The proxy a request to `url` goes through, or `nil` when it connects directly.
     public func proxy(for url: URL) -> NetworkProxy? {
-        guard httpProxy != nil || httpsProxy != nil else { return nil }  // direct: every request asks, so no URL parsing
+        guard !connectsDirectly else { return nil }  // direct: every request asks, so no URL parsing
         let proxy = url.scheme?.lowercased() == "https" ? httpsProxy : httpProxy
         guard proxy != nil, !noProxy.bypassesProxy(for: url) else { return nil }
         return proxy
