@@ -16,6 +16,15 @@ package enum TestTiming {
     /// `duration` times ``scale``.
     package static func scaled(_ duration: Duration) -> Duration { duration * scale }
 
+    /// A bound that only catches a hang, 120 s (scaled): a deadline given to a request whose
+    /// check is about something else, or a wait for an event that must come. `swift test` starts
+    /// every check at once, so the whole suite is CPU-bound on two cores for its 45–65 s, and a
+    /// check's own steps queue behind everyone's: beside two busy processes, a redirect loop's
+    /// first request reached the server 11 s after its check began and its hops came 0.5–8 s
+    /// apart, so 30 s ended the call after 9 of its 11 requests. A guard has to outlast the
+    /// suite, not the exchange; a hang still fails it, only later.
+    package static var hangGuard: Duration { scaled(.seconds(120)) }
+
     /// The factor for memory bounds, 1 unless `NET_TEST_MEMORY_SCALE` says otherwise: 3 under
     /// AddressSanitizer, whose shadow memory and redzones grow with every byte the heap touches. A
     /// body held whole instead of streamed still shows at three times the bound.

@@ -42,6 +42,14 @@ final class FaultServer: Sendable {
     private let listener: Int32
     private let counts = Mutex<[String: Int]>([:])
     private let gzipBomb = Mutex<[UInt8]>([])
+    private let started = ContinuousClock.now
+
+    /// Milliseconds since the server started: the counted routes record their requests' arrivals
+    /// with it (`arrived N ms`), so a check that fails can tell a slow client from a stalled one.
+    var millisecondsSinceStart: Int {
+        let elapsed = ContinuousClock.now - started
+        return Int(elapsed.components.seconds * 1_000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+    }
 
     var baseURL: String { "http://127.0.0.1:\(port)" }
 
@@ -167,6 +175,7 @@ final class FaultServer: Sendable {
             return true
         case "/storm":
             let key = query["key"] ?? ""
+            StreamingEvents.shared.record("arrived \(millisecondsSinceStart) ms", key: key)
             let seen = counts.withLock { counts in
                 counts[key, default: 0] += 1
                 return counts[key] ?? 0
@@ -191,6 +200,7 @@ final class FaultServer: Sendable {
             return send(connection, Self.head(200, length: text.count) + text)
         case "/loop":
             let key = query["key"] ?? ""
+            StreamingEvents.shared.record("arrived \(millisecondsSinceStart) ms", key: key)
             counts.withLock { $0[key, default: 0] += 1 }
             return send(connection, Self.head(302, length: 0, extra: ["Location: /loop" + (key.isEmpty ? "" : "?key=\(key)")]))
         case "/gzip-bomb":

@@ -60,7 +60,7 @@ extension TransportFaults {
 
     /// Streams `target`, expecting a body limit `expected`, thrown as the body is read.
     static func expectStreamedLimit(_ transport: any Transport, _ target: String, _ expected: NetworkError.ResponseBodyLimit) async throws {
-        switch try await streamed(transport, target, timeout: TestTiming.scaled(.seconds(30))) {
+        switch try await streamed(transport, target) {
         case .failed(.responseBodyLimitExceeded(let limit)):
             #expect(limit == expected, "streamed \(target)")
         case let outcome:

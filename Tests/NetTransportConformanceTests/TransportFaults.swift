@@ -51,10 +51,11 @@ enum TransportFaults {
         var testDescription: String { name }
     }
 
-    /// The faults' deadline, 20 s (scaled): FoundationNetworking has stalled every session in a
-    /// loaded suite's first seconds for over 5 s (which this was), and a fault's typed error (a lost
-    /// connection, an invalid URL) is still told from this deadline's `timedOut` by its kind.
-    static let deadline = TestTiming.scaled(.seconds(20))
+    /// The faults' deadline, where the deadline is not what a fault is about: a hang guard only
+    /// (``TestTiming/hangGuard``). A fault's typed error (a lost connection, an invalid URL) is
+    /// told from this deadline's `timedOut` by its kind; the faults about timing out give their
+    /// own short deadlines.
+    static let deadline = TestTiming.hangGuard
 
     static func request(_ target: String, timeout: Duration = TransportFaults.deadline) throws -> NetworkRequest {
         try NetworkRequest(url: FaultServer.shared.baseURL + target, timeout: timeout)
@@ -93,13 +94,13 @@ enum TransportFaults {
     /// to the same server being closed meanwhile (the scan sees every socket of this process
     /// toward its port).
     static func expectNoHalfClosedSockets() async throws {
-        let closed = await eventually(within: TestTiming.scaled(.seconds(20)), every: .milliseconds(50)) {
+        let closed = await eventually(within: TestTiming.hangGuard, every: .milliseconds(50)) {
             await !ClientSockets.states(towardPort: FaultServer.shared.port).contains(ClientSockets.closeWait)
         }
         if closed { return }
         // Which process holds it (`ss -p`), for the record (children inherit no descriptors).
         let sockets = (try? await runProcessOffPool("/usr/bin/env", ["ss", "-tanp", "state", "close-wait"])).map { String(decoding: $0, as: UTF8.self) } ?? ""
-        Issue.record("a client socket to the fault server stayed in CLOSE_WAIT for \(TestTiming.scaled(.seconds(20))):\n\(sockets)")
+        Issue.record("a client socket to the fault server stayed in CLOSE_WAIT for \(TestTiming.hangGuard):\n\(sockets)")
     }
 
     /// Runs `exchanges` (which sends requests under the keys it returns, made from the key it is
@@ -126,7 +127,7 @@ enum TransportFaults {
     static func expectClosedByClient(_ keys: [String]) async throws {
         let server = FaultServer.shared
         let arrived = { keys.filter { server.events($0).contains("arrived") } }
-        let settled = await eventually(within: TestTiming.scaled(.seconds(20)), every: .milliseconds(5)) {
+        let settled = await eventually(within: TestTiming.hangGuard, every: .milliseconds(5)) {
             !arrived().isEmpty && arrived().allSatisfy { server.events($0).contains("closed-by-client") }
         }
         #expect(settled, "connections still open, or none reached the server: \(keys.map { server.events($0) })")
@@ -136,7 +137,7 @@ enum TransportFaults {
     /// longer than any check) has seen the client close the connection, and checks it had not
     /// sent the whole body: the client stopped reading, rather than reading on to the end.
     static func expectClosedBeforeTheEnd(_ key: String) async throws {
-        #expect(await FaultServer.shared.wait(for: "closed-by-client", key: key, limit: TestTiming.scaled(.seconds(20))),
+        #expect(await FaultServer.shared.wait(for: "closed-by-client", key: key, limit: TestTiming.hangGuard),
                 "\(FaultServer.shared.events(key))")
         #expect(!FaultServer.shared.events(key).contains("finished"))
     }
@@ -186,7 +187,7 @@ enum TransportFaults {
 
     static func expectLimit(_ transport: any Transport, _ target: String, to destination: TransportBodyDestination = .memory, _ expected: NetworkError.ResponseBodyLimit) async throws {
         do {
-            let response = try await transport.send(try request(target, timeout: TestTiming.scaled(.seconds(30))), to: destination, progress: nil)
+            let response = try await transport.send(try request(target), to: destination, progress: nil)
             Issue.record("\(target): \(response.bodyByteCount) bytes passed the limit \(expected)")
         } catch NetworkError.transport(.responseBodyLimitExceeded(let limit)) {
             #expect(limit == expected, "\(target)")
@@ -218,11 +219,11 @@ enum TransportFaults {
             #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [], "left behind")
             try await expectDownloadFailureKeepsDestination(subject.make(), "/gzip-bomb")
             // Lifted, the same body decodes in full.
-            let lifted = try await subject.makeLimited(.unlimited).send(try request("/gzip-bomb?chunked=1", timeout: TestTiming.scaled(.seconds(30))))
+            let lifted = try await subject.makeLimited(.unlimited).send(try request("/gzip-bomb?chunked=1"))
             #expect(lifted.body == Data(count: Int(bombSize)))  // one memcmp, not a byte loop on the cooperative pool
             // A ratio of Int.max: no limit in effect, and no overflow multiplying it (SwiftNIO's is unchecked).
             let widest = try await subject.makeLimited(ResponseLimits(maximumInMemoryBodySize: nil, decompression: .ratio(.max)))
-                .send(try request("/gzip-bomb", timeout: TestTiming.scaled(.seconds(30))))
+                .send(try request("/gzip-bomb"))
             #expect(widest.body == Data(count: Int(bombSize)))
         },
         Fault(name: "a body read whole past the in-memory limit: inMemorySize, and the connection closed long before the server could send it all") { subject in
@@ -412,11 +413,12 @@ enum TransportFaults {
         },
         Fault(name: "redirects in a loop: tooManyRedirects after the default 10 followed") { subject in
             let key = UUID().uuidString
-            try await expectFailure(subject.make(), "/loop?key=\(key)", timeout: TestTiming.scaled(.seconds(30)), within: TestTiming.scaled(.seconds(40))) { failure in
+            let began = FaultServer.shared.millisecondsSinceStart
+            try await expectFailure(subject.make(), "/loop?key=\(key)") { failure in
                 if case .tooManyRedirects(let limit, _) = failure { return limit == 10 }
                 return false
             }
-            #expect(FaultServer.shared.count(key) == 22, "the request and 10 redirects followed, sent and then streamed")
+            #expect(FaultServer.shared.count(key) == 22, "the request and 10 redirects followed, sent and then streamed; began at \(began) ms, ended at \(FaultServer.shared.millisecondsSinceStart) ms: \(FaultServer.shared.events(key))")
         },
         Fault(name: "a 5xx storm: 64 concurrent requests retried through it, each sent exactly 3 times") { subject in
             let client = NetworkClient(transport: subject.make(), interceptors: [RetryPolicy(maximumRetries: 3, baseDelay: .milliseconds(20))])
@@ -424,7 +426,7 @@ enum TransportFaults {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for index in 0..<64 {
                     group.addTask {
-                        let response = try await client.requestData(for: try request("/storm?key=\(run)-\(index)&failures=2&status=\([500, 502, 503, 504][index % 4])", timeout: TestTiming.scaled(.seconds(30))))
+                        let response = try await client.requestData(for: try request("/storm?key=\(run)-\(index)&failures=2&status=\([500, 502, 503, 504][index % 4])"))
                         #expect(response.statusCode == 200 && response.data == Data("ok".utf8))
                     }
                 }
@@ -459,18 +461,19 @@ enum TransportFaults {
             let clock = ManualClock()
             let client = NetworkClient(transport: subject.make(), interceptors: [RetryPolicy(maximumRetries: 2, baseDelay: .milliseconds(1))], clock: clock)
             let key = UUID().uuidString
+            let began = FaultServer.shared.millisecondsSinceStart
             // The timeout is the whole call's, on the same clock: both waits and three exchanges.
             let call = Task { try await client.requestData(for: try request("/storm?key=\(key)&failures=100&retry-after=1", timeout: .seconds(30))) }
             for sent in 1...2 {
-                // A bound for a hang only, as `ManualClock.sleeps(atLeast:)`'s: a wrong first wait
-                // never becomes 1 s, however long this waits (a run of the whole suite on a loaded
-                // machine once saw no wait on the clock at all within 20 s).
-                let waiting = await eventually(within: TestTiming.scaled(.seconds(60))) { clock.pendingDelays.first == .seconds(1) }
+                // A bound for a hang only: a wrong first wait never becomes 1 s, however long this
+                // waits (a run of the whole suite on a loaded machine once saw no wait on the clock
+                // at all within 20 s, with the retry not yet at the server).
+                let waiting = await eventually(within: TestTiming.hangGuard) { clock.pendingDelays.first == .seconds(1) }
                 guard waiting else {
                     // Its deadline is on the manual clock too: left alone, the call would wait for ever.
                     let pending = clock.pendingDelays
                     call.cancel()
-                    Issue.record("after request \(sent) the call waits \(pending), not the server's 1 s first; it ended with \(await call.result)")
+                    Issue.record("after request \(sent) the call waits \(pending), not the server's 1 s first; it ended with \(await call.result); began at \(began) ms, now \(FaultServer.shared.millisecondsSinceStart) ms: \(FaultServer.shared.events(key))")
                     return
                 }
                 #expect(FaultServer.shared.count(key) == sent)

@@ -18,7 +18,8 @@ enum TransportStreaming {
         var testDescription: String { name }
     }
 
-    static let hang = TestTiming.scaled(.seconds(20))
+    /// A bound for a hang only (``TestTiming/hangGuard``).
+    static let hang = TestTiming.hangGuard
 
     static func url(_ target: String) -> String { FaultServer.shared.baseURL + target }
 
