@@ -87,11 +87,11 @@ package final class ManualClock: Clock, Sendable {
     }
 
     /// Waits until at least `count` sleeps have started on the clock (the event a test advances
-    /// on); records an issue if they have not within a minute (scaled): a sleep that never starts
-    /// fails the test rather than hanging it.
+    /// on); records an issue if they have not within ``TestTiming/hangGuard``: a sleep that never
+    /// starts fails the test rather than hanging it.
     package func sleeps(atLeast count: Int, sourceLocation: SourceLocation = #_sourceLocation) async {
         // Sleeps between looks, not yields: a yield loop keeps a core busy (see `eventually`).
-        let started = await eventually(within: TestTiming.scaled(.seconds(60))) { sleepsStarted >= count }
+        let started = await eventually(within: TestTiming.hangGuard) { sleepsStarted >= count }
         if !started {
             Issue.record("\(sleepsStarted) sleeps started on the manual clock, not \(count)", sourceLocation: sourceLocation)
         }

@@ -32,7 +32,7 @@ struct AsyncHTTPClientPinningTests {
         let transport = try await Self.transport(pinning: await Self.pin("server"))
         #expect(await TransportOutcome.of(transport, server.url) == .body("tls ok"))
         let size = 3 << 20
-        let body = try await transport.send(try NetworkRequest(url: server.url + "/bytes/\(size)", timeout: .seconds(30))).body
+        let body = try await transport.send(try NetworkRequest(url: server.url + "/bytes/\(size)", timeout: TestTiming.hangGuard)).body
         #expect(body == Data((0..<size).map { UInt8($0 % 251) }))
         let url = server.url
         let outcomes = await withTaskGroup(of: TransportOutcome.self) { group in
@@ -61,7 +61,7 @@ struct AsyncHTTPClientPinningTests {
         #expect(transport.relayCount == AsyncHTTPClientTransport.maximumRelayCount)
         // The evicted relays' sockets go too (closed after the request that evicted them).
         let socketFiles = { (try? FileManager.default.contentsOfDirectory(atPath: transport.relayDirectory))?.count ?? -1 }
-        _ = await eventually(within: TestTiming.scaled(.seconds(20)), every: .milliseconds(10)) { socketFiles() <= AsyncHTTPClientTransport.maximumRelayCount }
+        _ = await eventually(within: TestTiming.hangGuard, every: .milliseconds(10)) { socketFiles() <= AsyncHTTPClientTransport.maximumRelayCount }
         #expect(socketFiles() == AsyncHTTPClientTransport.maximumRelayCount)
         // The server's relay was the least recently used and went first; a new one serves it.
         #expect(await TransportOutcome.of(transport, server.url) == .body("tls ok"))

@@ -21,7 +21,7 @@ struct AsyncHTTPClientTransportFaultTests {
             make: { made.keep(AsyncHTTPClientTransport()) },
             makeLimited: { made.keep(AsyncHTTPClientTransport(configuration: .init(responseLimits: $0))) }))
         for transport in made.all {
-            #expect(await eventually(within: TestTiming.scaled(.seconds(10))) { transport.exchangesInFlight == 0 },
+            #expect(await eventually(within: TestTiming.hangGuard) { transport.exchangesInFlight == 0 },
                     "\(transport.exchangesInFlight) exchanges never reported their end")
             // Each count alone: an exchange ended under the wrong one would leave -1 and +1.
             let counts = transport.exchangesInFlightByCount

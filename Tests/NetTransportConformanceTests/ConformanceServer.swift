@@ -20,10 +20,10 @@ enum ConformanceServer {
     static let gzipText = String(repeating: "Net decompresses gzip bodies. ", count: 200)
     static let gzipped = Data(base64Encoded: "H4sIAAAAAAACA+3JQQ2AMBAAMCunACkTAbuQPcgWjhfqsYCA9tuWT/Q85rXurMqK8x0r9tlH1hbNWmuttdZaa6211lprrbU/9gMnchV2cBcAAA==") ?? Data()
 
-    /// Whether a `/delay` request under `key` reaches the server within 20 s (scaled): the
-    /// signal to cancel a request in flight on, rather than a guess at how long sending takes.
+    /// Whether a `/delay` request under `key` reaches the server within ``TestTiming/hangGuard``:
+    /// the signal to cancel a request in flight on, rather than a guess at how long sending takes.
     static func arrived(_ key: String) async -> Bool {
-        await eventually(within: TestTiming.scaled(.seconds(20))) { StreamingEvents.shared.events(key) == ["arrived"] }
+        await eventually(within: TestTiming.hangGuard) { StreamingEvents.shared.events(key) == ["arrived"] }
     }
 
     /// Byte i is i % 251.

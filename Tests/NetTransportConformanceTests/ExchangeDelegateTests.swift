@@ -31,7 +31,7 @@ struct ExchangeDelegateTests {
         let exchange = ExchangeDelegate(record: nil, sentWhole: nil, affinity: affinity, counted: .readWhole)
         #expect(try await Self.start(exchange, on: .delegate(on: affinity.home)) == 1)
         #expect(try await exchange.head().status == .ok)
-        #expect(await eventually(within: TestTiming.scaled(.seconds(10))) { affinity.exchangesInFlightByCount == (readWhole: 0, other: 0) })
+        #expect(await eventually(within: TestTiming.hangGuard) { affinity.exchangesInFlightByCount == (readWhole: 0, other: 0) })
     }
 
     /// Starts `exchange` as a GET of the conformance server's `/status/200` on `HTTPClient.shared`

@@ -149,10 +149,10 @@ final class FaultServer: Sendable {
         case "/stall":
             StreamingEvents.shared.record("arrived", key: query["key"] ?? "")
             _ = send(connection, Self.head(200, length: size))
-            if waitForClose(connection, seconds: 60) { StreamingEvents.shared.record("closed-by-client", key: query["key"] ?? "") }
+            if waitForClose(connection, seconds: 600) { StreamingEvents.shared.record("closed-by-client", key: query["key"] ?? "") }
             return false
-        case "/silent":  // reads the request and never answers
-            _ = waitForClose(connection, seconds: 60)
+        case "/silent":  // reads the request and never answers (for 10 minutes: longer than any hang guard)
+            _ = waitForClose(connection, seconds: 600)
             return false
         case "/trickle":
             let closed = { StreamingEvents.shared.record("closed-by-client", key: query["key"] ?? "") }

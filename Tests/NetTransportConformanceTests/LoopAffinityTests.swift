@@ -70,7 +70,7 @@ struct LoopAffinityTests {
         // Read whole into memory, so on the delegate API; the server holds its second event
         // until the test releases the first.
         let held = Task { try await transport.send(NetworkRequest(url: "\(server.absoluteString)/events/paced?key=\(key)&count=2")) }
-        #expect(await eventually(within: TestTiming.scaled(.seconds(10))) { transport.exchangesInFlight == 1 })
+        #expect(await eventually(within: TestTiming.hangGuard) { transport.exchangesInFlight == 1 })
         #expect(transport.exchangesSentHome == 1)
         _ = try await transport.send(NetworkRequest(url: server.appendingPathComponent("status/200")))
         #expect(transport.exchangesSentHome == 1, "a call beside another asked for the home loop")

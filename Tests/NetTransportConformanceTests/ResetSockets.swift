@@ -31,7 +31,7 @@ enum ResetSockets {
     /// Waits (bounded, for a hang) until no socket the fault server reset is still held: one a
     /// transport forgot stays.
     static func expectNone() async {
-        let none = await eventually(within: TestTiming.scaled(.seconds(20)), every: .milliseconds(50)) {
+        let none = await eventually(within: TestTiming.hangGuard, every: .milliseconds(50)) {
             await offPool { descriptors(boundTo: FaultServer.shared.resetClientPorts).isEmpty }
         }
         #expect(none, "reset connections still held (descriptor: local port): \(descriptors(boundTo: FaultServer.shared.resetClientPorts))")

@@ -60,7 +60,7 @@ final class SilentTCPServer: Sendable {
         let marker = try #require(connectToLoopback(port: port), "connect: \(errno)")
         let markerPort = try #require(socketPort(marker), "getsockname: \(errno)")
         close(marker)
-        #expect(await eventually(within: TestTiming.scaled(.seconds(20))) { self.sawClosed(fromPort: markerPort) })
+        #expect(await eventually(within: TestTiming.hangGuard) { self.sawClosed(fromPort: markerPort) })
         #expect(acceptedPorts == [markerPort], "the call opened connections from ports \(acceptedPorts.filter { $0 != markerPort })")
     }
 
@@ -71,11 +71,11 @@ final class SilentTCPServer: Sendable {
     func expectGivenUpCallClosesItsConnection(_ request: NetworkRequest, through transport: some Transport, peer: String) async throws {
         let before = accepted
         let call = Task { try await transport.send(request) }
-        let reached = await eventually(within: TestTiming.scaled(.seconds(20))) { self.accepted > before }
+        let reached = await eventually(within: TestTiming.hangGuard) { self.accepted > before }
         try #require(reached, "the call never reached the \(peer)")
         call.cancel()
         await #expect(throws: CancellationError.self) { _ = try await call.value }
-        let closed = await eventually(within: TestTiming.scaled(.seconds(20))) { self.closed == self.accepted }
+        let closed = await eventually(within: TestTiming.hangGuard) { self.closed == self.accepted }
         #expect(closed, "\(accepted - self.closed) connections to a stalled \(peer) still open")
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import NetCore
 import NetTransport
+import NetTestSupport
 import Testing
 
 /// How one request ended, comparable in `#expect`: its body (and one header), or its transport
@@ -16,7 +17,7 @@ enum TransportOutcome: Equatable, CustomStringConvertible {
     /// Sends a GET for `url` through `transport` without a session.
     static func of(_ transport: some Transport, _ url: String, header: String? = nil) async -> TransportOutcome {
         do {
-            let response = try await transport.send(try NetworkRequest(url: url, timeout: .seconds(20)))
+            let response = try await transport.send(try NetworkRequest(url: url, timeout: TestTiming.hangGuard))
             let extra = header.flatMap { response.head.headers[$0] }.map { " \($0)" } ?? ""
             return .body(String(decoding: response.body, as: UTF8.self) + extra)
         } catch NetworkError.transport(let failure) {

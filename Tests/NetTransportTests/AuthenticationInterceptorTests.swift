@@ -17,7 +17,7 @@ struct AuthenticationInterceptorTests {
 
     func bearer(_ token: String) -> NetworkHeader { .header(key: "Authorization", value: "Bearer \(token)") }
 
-    @Test("100 concurrent 401s cause exactly one refresh, and all succeed with the new credential", .timeLimit(.minutes(1)))
+    @Test("100 concurrent 401s cause exactly one refresh, and all succeed with the new credential", .timeLimit(.minutes(3)))
     func hundredConcurrent() async throws {
         let stub = server(accepting: "fresh")
         let refreshes = Counter()
@@ -48,7 +48,7 @@ struct AuthenticationInterceptorTests {
         #expect(rejected + accepted == stub.requests.count)
     }
 
-    @Test("a failed refresh fails every waiting request with the same error", .timeLimit(.minutes(1)))
+    @Test("a failed refresh fails every waiting request with the same error", .timeLimit(.minutes(3)))
     func refreshFailure() async throws {
         let refreshes = Counter()
         let stub = server(accepting: "fresh")

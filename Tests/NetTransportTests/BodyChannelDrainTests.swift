@@ -88,7 +88,7 @@ struct BodyChannelDrainTests {
         #expect(try Self.size(of: url) == Self.chunkSize)
     }
 
-    @Test("a progress handler told of a chunk written where it arrives may cancel the call", .timeLimit(.minutes(1)))
+    @Test("a progress handler told of a chunk written where it arrives may cancel the call", .timeLimit(.minutes(3)))
     func progressCancels() async throws {
         let channel = BodyChannel(spoolDirectory: FileManager.default.temporaryDirectory)
         let (url, file) = try Self.temporaryFile()

@@ -46,7 +46,7 @@ private final class HeldRevalidations: Transport, Sendable {
 
 @Suite("HTTP cache: stale-while-revalidate against a server that stalls revalidations")
 struct CacheBackgroundRevalidationTests {
-    @Test("Hits on a stale entry whose revalidation stalls start no other: one per key at a time, then a new one once it ended", .timeLimit(.minutes(1)))
+    @Test("Hits on a stale entry whose revalidation stalls start no other: one per key at a time, then a new one once it ended", .timeLimit(.minutes(3)))
     func oneBackgroundRevalidationPerKey() async throws {
         let (id, url) = try await HTTPCacheTests.resource(["cc": "max-age=0, stale-while-revalidate=600", "etag": "\"h\""])
         let cache = HTTPCache.memory()

@@ -32,7 +32,7 @@ struct ConcurrencyOrderTests {
         #expect(stub.requests.map(\.request.url.path) == ["/hold", "/q1", "/q2", "/q3", "/q4", "/q5"])
     }
 
-    @Test("a request waiting out a retry's backoff holds no slot: another request completes meanwhile", .timeLimit(.minutes(1)))
+    @Test("a request waiting out a retry's backoff holds no slot: another request completes meanwhile", .timeLimit(.minutes(3)))
     func backoffHoldsNoSlot() async throws {
         let stub = StubTransport()
         stub.on(.get, "/busy", respond: .status(503))

@@ -60,7 +60,7 @@ struct InterceptorOrderTests {
         #expect(stub.requests.allSatisfy { $0.request.headers["Authorization"] == "Bearer secret-token" })
     }
 
-    @Test("a call cancelled during its exchange throws CancellationError and no interceptor sees a result", .timeLimit(.minutes(1)))
+    @Test("a call cancelled during its exchange throws CancellationError and no interceptor sees a result", .timeLimit(.minutes(3)))
     func cancellationIsNotIntercepted() async throws {
         let log = Collected<String>()
         let stub = StubTransport()

@@ -104,7 +104,7 @@ struct NetworkSessionLoopTests {
         #expect(stub.requests.count == 1)
     }
 
-    @Test("cancellation during a stubbed delay ends the call as cancelled", .timeLimit(.minutes(1)))
+    @Test("cancellation during a stubbed delay ends the call as cancelled", .timeLimit(.minutes(3)))
     func cancelDuringDelay() async throws {
         // An hour's delay and deadline: a cancellation that does not reach the delay hangs into
         // the time limit instead of ending some other way.

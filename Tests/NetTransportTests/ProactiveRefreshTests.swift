@@ -84,7 +84,7 @@ struct ProactiveRefreshTests {
     // The refresh is released only once A's 401 has joined it (the store counts the joins), so
     // the run always meets the race: a missing join starts a second refresh, or never joins, and
     // the test fails at the wait for the join or at the refresh count.
-    @Test("a 401 arriving while a proactive refresh runs joins it: one refresh for both paths", .timeLimit(.minutes(1)))
+    @Test("a 401 arriving while a proactive refresh runs joins it: one refresh for both paths", .timeLimit(.minutes(3)))
     func rejectionJoinsProactiveRefresh() async throws {
         let expired = LockedValue(false)
         let refreshStarted = AsyncSignal()

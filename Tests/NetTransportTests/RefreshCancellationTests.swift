@@ -11,7 +11,7 @@ import Testing
 struct RefreshCancellationTests {
     func bearer(_ token: String) -> NetworkHeader { .header(key: "Authorization", value: "Bearer \(token)") }
 
-    @Test("the call that started a held refresh and a 401 that joined it end as cancelled; the refresh then serves the next call", .timeLimit(.minutes(1)))
+    @Test("the call that started a held refresh and a 401 that joined it end as cancelled; the refresh then serves the next call", .timeLimit(.minutes(3)))
     func cancelledWaiters() async throws {
         let stub = StubTransport { request in request.headers["Authorization"] == "Bearer fresh" ? .text("ok") : .status(.unauthorized) }
         let (started, release) = (AsyncSignal(), AsyncSignal())
@@ -37,7 +37,7 @@ struct RefreshCancellationTests {
         #expect(stub.requests.last?.request.headers["Authorization"] == "Bearer fresh")
     }
 
-    @Test("a call whose deadline passes while it waits for a refresh fails with timedOut", .timeLimit(.minutes(1)))
+    @Test("a call whose deadline passes while it waits for a refresh fails with timedOut", .timeLimit(.minutes(3)))
     func deadlineWhileWaiting() async throws {
         let release = AsyncSignal()
         defer { release.fire() }

@@ -67,7 +67,7 @@ struct SessionClockTests {
         #expect(String(decoding: response.data, as: UTF8.self) == "second" && attempts.value == 2)
     }
 
-    @Test("the retry backoff waits on the session's clock", .timeLimit(.minutes(1)))
+    @Test("the retry backoff waits on the session's clock", .timeLimit(.minutes(3)))
     func backoff() async throws {
         let clock = ManualClock()
         let stub = StubTransport()

@@ -92,14 +92,14 @@ h9v+XZkpgtNJkpI8nOJEScdD
         // The port file appears once the server listens (bounded to catch one that never starts,
         // however slowly a busy machine starts Python).
         var port = ""
-        let listening = await eventually(within: TestTiming.scaled(.seconds(30)), every: .milliseconds(20)) {
+        let listening = await eventually(within: TestTiming.hangGuard, every: .milliseconds(20)) {
             port = (try? String(contentsOfFile: paths[2], encoding: .utf8)) ?? ""
             return !port.isEmpty
         }
         try #require(listening, "the HTTPS server did not start: \(process.standardError)")
         // The deadline only catches a hang: a full run's other URLSession load (1,000 concurrent
         // requests) once held this handshake past 10 s.
-        let request = try NetworkRequest(url: "https://127.0.0.1:\(port)/", timeout: TestTiming.scaled(.seconds(60)))
+        let request = try NetworkRequest(url: "https://127.0.0.1:\(port)/", timeout: TestTiming.hangGuard)
         await #expect {
             _ = try await URLSessionTransport().send(request)
         } throws: { error in

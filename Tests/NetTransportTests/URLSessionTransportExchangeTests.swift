@@ -115,7 +115,7 @@ struct URLSessionTransportExchangeTests {
     ])
     func unauthorizedChallenge(challenge: String) async throws {
         let query = try #require(challenge.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
-        let request = try await TransportTest.request("/status/401?www-authenticate=\(query)", timeout: TestTiming.scaled(.seconds(30)))
+        let request = try await TransportTest.request("/status/401?www-authenticate=\(query)", timeout: TestTiming.hangGuard)
         // The hang (URLSession without a session delegate waits for ever) would end in `.timedOut`
         // at 30 s, which `send` throws: the event that proves it is the 401 arriving as a response.
         // (No clock bound: alone this takes milliseconds, but beside the 100-cancellation test on

@@ -100,7 +100,7 @@ struct URLSessionTransportFailureTests {
         let tasks = (0..<100).map { _ in
             Task { try await transport.send(request) }
         }
-        let arrived = await eventually(within: TestTiming.scaled(.seconds(20))) {
+        let arrived = await eventually(within: TestTiming.hangGuard) {
             LoopbackServer.arrivals(key) >= 1
         }
         try #require(arrived, "no request reached the server")
@@ -137,7 +137,7 @@ struct URLSessionTransportFailureTests {
         let task = Task {
             try await spooling.send(stalled, to: .file(downloads.appendingPathComponent("a")), progress: { received.append($0) })
         }
-        let midBody = await eventually(within: TestTiming.scaled(.seconds(20))) {
+        let midBody = await eventually(within: TestTiming.hangGuard) {
             received.values.contains { $0.direction == .download && $0.completedBytes >= 10 }
         }
         #expect(midBody, "no download progress before the stall: \(received.values)")
@@ -162,7 +162,7 @@ struct URLSessionTransportFailureTests {
         }
         // A cancelled transfer's file may be removed when FoundationNetworking reports the end,
         // after the call has returned; a file left behind stays for ever (the bound catches it).
-        _ = try await eventually(within: TestTiming.scaled(.seconds(20))) {
+        _ = try await eventually(within: TestTiming.hangGuard) {
             try TransportTest.contents(of: spool).isEmpty && TransportTest.contents(of: downloads).isEmpty
         }
         #expect(try TransportTest.contents(of: spool) == [])
