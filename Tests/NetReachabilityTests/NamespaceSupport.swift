@@ -174,12 +174,16 @@ final class DaemonRun: LineCollectingProcess {
         get throws { try lines.all.map { try JSONDecoder().decode(PathLine.self, from: Data($0.utf8)) } }
     }
 
-    /// Waits for an element after the first `skipping` that satisfies `predicate`.
-    func waitFor(_ what: String, after skipping: Int = 0, timeout: Duration = TestTiming.scaled(.seconds(10)), _ predicate: (PathLine) -> Bool) async throws -> (index: Int, line: PathLine) {
+    /// Waits for an element after the first `skipping` that satisfies `predicate`; `timeout` only
+    /// catches a hang (``TestTiming/hangGuard``), and the elements get one last look after it, so
+    /// a wait that resumed late still sees what came meanwhile.
+    func waitFor(_ what: String, after skipping: Int = 0, timeout: Duration = TestTiming.hangGuard, _ predicate: (PathLine) -> Bool) async throws -> (index: Int, line: PathLine) {
         let deadline = ContinuousClock.now.advanced(by: timeout)
-        while ContinuousClock.now < deadline {
+        while true {
+            let expired = ContinuousClock.now >= deadline
             let all = try elements
             if let index = all.indices.dropFirst(skipping).first(where: { predicate(all[$0]) }) { return (index, all[index]) }
+            if expired { break }
             try await Task.sleep(for: .milliseconds(2))
         }
         throw CommandFailed(description: "timed out waiting for \(what); elements so far: \(try elements)")

@@ -14,7 +14,7 @@ struct NetworkReachabilityAPITests {
             let reachability = try NetworkReachability()
             iterator = try reachability.startNotifier().makeAsyncIterator()
             var seen: Int32?
-            _ = await eventually(within: TestTiming.scaled(.seconds(10))) {
+            _ = await eventually(within: TestTiming.hangGuard) {
                 seen = reachability.notifierThreadID
                 return seen != nil
             }
@@ -26,7 +26,7 @@ struct NetworkReachabilityAPITests {
         #expect(alive(thread), "the monitor stopped with its last reference")
         // The iterator is the stream's last holder: replacing it drops the stream.
         iterator = AsyncThrowingStream<NetworkPath, any Error> { $0.finish() }.makeAsyncIterator()
-        let stopped = await eventually(within: TestTiming.scaled(.seconds(10))) { !alive(thread) }
+        let stopped = await eventually(within: TestTiming.hangGuard) { !alive(thread) }
         #expect(stopped, "dropping the stream left the monitor's thread running")
         _ = try await iterator.next()
     }

@@ -80,12 +80,12 @@ struct ReachabilityKernelTests {
         // last element must then be what a fresh read says (compared until they agree, within the
         // same bound: the link's operational state follows the batch a moment later,
         // asynchronously in the kernel, and the daemon's element follows that).
-        _ = try await daemon.waitFor("the final state", timeout: TestTiming.scaled(.seconds(30))) {
+        _ = try await daemon.waitFor("the final state") {
             $0.reachable && $0.gateways.map(\.metric) == [7]
         }
         var last: PathLine?
         var truth: PathLine?
-        let agreed = try await eventually(within: TestTiming.scaled(.seconds(30)), every: .milliseconds(20)) {
+        let agreed = try await eventually(within: TestTiming.hangGuard, every: .milliseconds(20)) {
             truth = try JSONDecoder().decode(PathLine.self, from: await runProcessOffPool(namespace.ip, ["netns", "exec", namespace.name, try daemonPath(), "--once"]))
             last = try daemon.elements.last
             guard let last, let truth else { return false }
@@ -128,7 +128,7 @@ struct ReachabilityKernelTests {
         try await namespace.ip("link set veth0 up")
         // The carrier comes up a moment later, asynchronously in the kernel: started after it,
         // the monitor has no event still to come.
-        let carrier = try await eventually(within: TestTiming.scaled(.seconds(20)), every: .milliseconds(20)) {
+        let carrier = try await eventually(within: TestTiming.hangGuard, every: .milliseconds(20)) {
             String(decoding: try await runProcessOffPool(namespace.ip, ["-n", namespace.name, "link", "show", "veth0"]), as: UTF8.self).contains("state UP")
         }
         try #require(carrier, "veth0 never came up")
@@ -137,7 +137,7 @@ struct ReachabilityKernelTests {
         let pid = daemon.pid  // `ip netns exec` execs the daemon in place
         // The first element comes before the monitor's thread starts: the count begins once that
         // thread sleeps in poll(2) with no timeout (its system call, read from the kernel).
-        let monitorThread = await eventually(within: TestTiming.scaled(.seconds(20))) {
+        let monitorThread = await eventually(within: TestTiming.hangGuard) {
             Self.threadSleepsInPollForever(pid: pid, named: "NetReachability")
         }
         try #require(monitorThread, "the monitor's thread never slept in poll(2) without a timeout")
@@ -212,7 +212,7 @@ struct ReachabilityKernelTests {
             // `ip monitor` has subscribed once it prints a change: a route of no interest to the
             // path, made before the daemon starts, until it shows (re-made, as an early one is lost).
             var sentinels = 0
-            let subscribed = try await eventually(within: TestTiming.scaled(.seconds(20)), every: .milliseconds(100)) {
+            let subscribed = try await eventually(within: TestTiming.hangGuard, every: .milliseconds(100)) {
                 if !monitor.eventTimes(containing: "198.51.100.").isEmpty { return true }
                 try await namespace.ip("route replace 198.51.100.\(sentinels % 250)/32 via 192.0.2.1 dev veth0")
                 sentinels += 1
@@ -241,7 +241,7 @@ struct ReachabilityKernelTests {
                     "elements came sooner than the \(debounceMilliseconds) ms debounce after their commands: \(sinceCommand)")
             // `ip monitor` prints each event when it reads it: wait for all of them (bounded, to
             // catch one never printed).
-            _ = await eventually(within: TestTiming.scaled(.seconds(20))) {
+            _ = await eventually(within: TestTiming.hangGuard) {
                 monitor.eventTimes(containing: "default via 192.0.2.1").count >= emitted.count
             }
             let events = monitor.eventTimes(containing: "default via 192.0.2.1")

@@ -84,12 +84,15 @@ package final class ProxyPeer {
     }
 
     /// Polls until a connection to the port succeeds (`true`) or the proxy has exited (`false`);
-    /// one that neither listens nor exits fails the test after 20 s instead of hanging it.
+    /// one that neither listens nor exits fails the test after ``TestTiming/hangGuard`` (with one
+    /// last look past it) instead of hanging it.
     private static func listens(port: Int, child: Subprocess) async throws -> Bool {
-        let deadline = ContinuousClock.now + .seconds(20)
-        while ContinuousClock.now < deadline {
+        let deadline = ContinuousClock.now + TestTiming.hangGuard
+        while true {
+            let expired = ContinuousClock.now >= deadline
             if LocalPorts.accepts(port: port) { return true }
             if child.hasExited { return false }
+            if expired { break }
             try await Task.sleep(for: .milliseconds(20))
         }
         throw CommandFailed(description: "the proxy did not listen on \(port): \(child.standardError)")
