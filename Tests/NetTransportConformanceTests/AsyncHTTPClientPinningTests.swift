@@ -79,7 +79,7 @@ struct AsyncHTTPClientPinningTests {
             Task { try await transport.send(try NetworkRequest(url: "https://127.0.0.\(index):\(server.port)/", timeout: .seconds(3600))) }
         }
         // Bounded only to catch a hang; every call's relay connected to the server.
-        _ = await eventually(within: TestTiming.scaled(.seconds(60)), every: .milliseconds(10)) { server.accepted >= count }
+        _ = await eventually(within: TestTiming.hangGuard, every: .milliseconds(10)) { server.accepted >= count }
         #expect(server.accepted >= count)  // its port is open to any peer; the relay count is the check
         #expect(transport.relayCount == count, "a relay in use was closed to keep the limit")
         for call in calls { call.cancel() }

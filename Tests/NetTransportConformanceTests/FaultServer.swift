@@ -66,6 +66,13 @@ final class FaultServer: Sendable {
 
     func count(_ key: String) -> Int { counts.withLock { $0[key] ?? 0 } }
 
+    /// How long `/stall` and `/silent` hold a connection the client keeps open: 180 s, a minute
+    /// past the tests' hang guard (120 s unscaled), so a check's wait for the client's close ends
+    /// first; no longer, since a transport whose deadline is broken ends its call only when the
+    /// server gives up. A literal: this file is built into `StreamProbe` too, which does not link
+    /// the test support that scales the guard under the sanitizers.
+    static let holdSeconds = 180
+
     /// Sets the gzip body `/gzip-bomb` serves (made by the test with gzip(1); see `TransportFaults`).
     func setGzipBomb(_ bytes: [UInt8]) { gzipBomb.withLock { $0 = bytes } }
 
@@ -149,10 +156,10 @@ final class FaultServer: Sendable {
         case "/stall":
             StreamingEvents.shared.record("arrived", key: query["key"] ?? "")
             _ = send(connection, Self.head(200, length: size))
-            if waitForClose(connection, seconds: 600) { StreamingEvents.shared.record("closed-by-client", key: query["key"] ?? "") }
+            if waitForClose(connection, seconds: Self.holdSeconds) { StreamingEvents.shared.record("closed-by-client", key: query["key"] ?? "") }
             return false
-        case "/silent":  // reads the request and never answers (for 10 minutes: longer than any hang guard)
-            _ = waitForClose(connection, seconds: 600)
+        case "/silent":  // reads the request and never answers (for `holdSeconds`)
+            _ = waitForClose(connection, seconds: Self.holdSeconds)
             return false
         case "/trickle":
             let closed = { StreamingEvents.shared.record("closed-by-client", key: query["key"] ?? "") }

@@ -72,7 +72,8 @@ enum TransportStreaming {
         Check(name: "a download is written as it arrives: its progress (reported once bytes are written) reaches what the server sent while it holds back the rest, and the file ends intact") { make in
             let key = UUID().uuidString
             let (first, size) = (300_000, 3_000_000)
-            let client = NetworkClient(transport: make())
+            // A deadline past the watchdog's: a progress that never reached `first` fails below, by name.
+            let client = NetworkClient(transport: make(), timeout: .seconds(3600))
             let destination = FileManager.default.temporaryDirectory.appendingPathComponent("net-stream-download-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: destination) }
             let (events, progress) = AsyncStream.makeStream(of: NetworkProgress.self)
@@ -221,7 +222,7 @@ enum TransportStreaming {
             // the body never frees it.
             let limited = try #require(client.transport as? ConcurrencyLimitedTransport)
             let second = Task { try await client.requestData(for: url("/ok?size=5")).data.count }
-            let waiting = await eventually(within: TestTiming.scaled(.seconds(20))) { limited.waitingCount == 1 }
+            let waiting = await eventually(within: hang) { limited.waitingCount == 1 }
             #expect(waiting, "the second call never waited for the stream's permit")
             FaultServer.shared.release(key)
             var received = 0

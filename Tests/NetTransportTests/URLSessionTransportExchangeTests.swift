@@ -117,7 +117,7 @@ struct URLSessionTransportExchangeTests {
         let query = try #require(challenge.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
         let request = try await TransportTest.request("/status/401?www-authenticate=\(query)", timeout: TestTiming.hangGuard)
         // The hang (URLSession without a session delegate waits for ever) would end in `.timedOut`
-        // at 30 s, which `send` throws: the event that proves it is the 401 arriving as a response.
+        // at the hang guard, which `send` throws: the event that proves it is the 401 arriving as a response.
         // (No clock bound: alone this takes milliseconds, but beside the 100-cancellation test on
         // the same URLSession it has taken 9.5 s.)
         let response = try await transport.send(request)
