@@ -12,7 +12,7 @@
 #     OPENAPI_WORKLOADS=download OPENAPI_DOWNLOAD_RUNS=11 bash Benchmarks/openapi-side-by-side.sh
 #
 # OPENAPI_WORKLOADS picks workloads (all three by default); OPENAPI_DOWNLOAD_RUNS times that many
-# 100 MB downloads in each process (1 by default) and reports their median: one takes 20 to 55 ms
+# 100 MB downloads in each process (1 by default) and reports their median: one takes 17 to 55 ms
 # on AsyncHTTPClient, too short for one process's figure to mean much.
 set -euo pipefail
 cd "$(dirname "$0")/.."
