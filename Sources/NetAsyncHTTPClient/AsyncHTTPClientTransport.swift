@@ -12,7 +12,7 @@ import NIOHTTPCompression
 ///
 /// One exchange per call, as every transport: bodies from memory, files and streams are streamed
 /// (never a whole file in memory); the response body is read from the socket only as it is
-/// consumed: once 256 KiB wait unread on the delegate API, or one body part on the async API
+/// consumed: once 512 KiB wait unread on the delegate API, or one body part on the async API
 /// (its response body's high watermark is one part; `execute` says which API a call takes),
 /// AsyncHTTPClient stops reading until the reader has caught up, so a slow reader slows the
 /// server down instead of growing memory. Upload progress,

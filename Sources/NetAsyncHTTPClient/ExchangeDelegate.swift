@@ -30,10 +30,15 @@ import NIOHTTP1
 package final class ExchangeDelegate: HTTPClientResponseDelegate, CancellableAttempt {
     package typealias Response = Void
 
-    /// Unread bytes at which reading from the connection pauses: 256 KiB.
-    static let pauseAt = 256 << 10
-    /// Unread bytes below which a paused connection is read again: 64 KiB.
-    static let resumeBelow = 64 << 10
+    /// Unread bytes at which reading from the connection pauses: 512 KiB.
+    ///
+    /// Not 256 KiB, as before: every pause and resume is a hand-off between the event loop and the
+    /// reader, and with half the room a 100 MB OpenAPI download spent 1.22× the CPU of
+    /// swift-openapi-async-http-client against 1.04× (the median of 11 alternated rounds; 1 MiB
+    /// read no faster and held more: Benchmarks/NOTEBOOK.md, "A lone stream pauses at 512 KiB").
+    static let pauseAt = 512 << 10
+    /// Unread bytes below which a paused connection is read again: 128 KiB.
+    static let resumeBelow = 128 << 10
 
     /// Who waits for the head, and for the next part of the body.
     ///

@@ -24,7 +24,7 @@ extension LoadTests {
     #if AsyncHTTPClient  // the package trait
     /// Alone, the stream takes AsyncHTTPClient's delegate API on the transport's home loop; beside
     /// another exchange, its async API (`AsyncHTTPClientTransport.execute`). Each bounds memory its
-    /// own way (`ExchangeDelegate`'s 256 KiB, the async API's few chunks): both are held to it.
+    /// own way (`ExchangeDelegate`'s 512 KiB, the async API's few chunks): both are held to it.
     @Test("AsyncHTTPClientTransport: the server is held back by the reader, and peak memory grows by at most 32 MiB, on either of AsyncHTTPClient's APIs",
           arguments: ["ahc", "ahc-beside"])
     func asyncHTTPClient(_ mode: String) async throws {

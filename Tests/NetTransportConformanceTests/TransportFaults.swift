@@ -336,7 +336,7 @@ enum TransportFaults {
             let transport = subject.makeLimited(.unlimited)
             // The bomb's first 2 KB: about 2 MB once decoded. Half of it (32 MB decoded) once
             // took a full CI run past the 20 s deadline on AsyncHTTPClient, whose reads pause
-            // every 256 KiB until the reader (on Swift's busy pool) takes them.
+            // every 512 KiB until the reader (on Swift's busy pool) takes them.
             if subject.deliversTruncatedGzipAsWhole {
                 let response = try await transport.send(try request("/gzip-cut?keep=2048"))
                 #expect(response.body.count > 0 && Int64(response.body.count) < bombSize)
