@@ -21,6 +21,44 @@ public enum ProcessProbe {
         return -1
     }
 
+    /// Copies /proc/self/smaps (every mapping's resident, shared and anonymous KiB) to the file
+    /// named by `NETLOAD_SMAPS`, when it is set: to compare two clients' memory mapping by mapping.
+    public static func saveMappingsIfAsked() {
+        // Read to its end: /proc reports no size, and a read by the file's size stops early.
+        guard let path = ProcessInfo.processInfo.environment["NETLOAD_SMAPS"],
+              let mappings = try? FileHandle(forReadingAtPath: "/proc/self/smaps")?.readToEnd() else { return }
+        FileManager.default.createFile(atPath: path, contents: mappings)
+        saveResidentCodePages(to: path + ".pages")
+    }
+
+    /// For each executable mapping of this process's own binary: its start, end and file offset,
+    /// then one character per page, `1` when it is in this process's page table (bit 63 of its
+    /// /proc/self/pagemap entry) and `0` when not: which code the process has touched, with the
+    /// pages the kernel mapped around each touch (fault-around).
+    private static func saveResidentCodePages(to path: String) {
+        guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8),
+              let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"),
+              let pagemap = FileHandle(forReadingAtPath: "/proc/self/pagemap") else { return }
+        defer { try? pagemap.close() }
+        var report = ""
+        for line in maps.split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count >= 6, fields[1] == "r-xp", fields[5] == executable else { continue }
+            let bounds = fields[0].split(separator: "-").compactMap { UInt64($0, radix: 16) }
+            guard bounds.count == 2 else { continue }
+            let pages = Int((bounds[1] - bounds[0]) / 4096)
+            guard (try? pagemap.seek(toOffset: bounds[0] / 4096 * 8)) != nil,
+                  let entries = try? pagemap.read(upToCount: pages * 8), entries.count == pages * 8 else { continue }
+            var bits = ""
+            for page in 0..<pages {
+                let high = entries[entries.startIndex + page * 8 + 7]
+                bits += high & 0x80 != 0 ? "1" : "0"
+            }
+            report += "\(fields[0]) \(fields[2])\n\(bits)\n"
+        }
+        FileManager.default.createFile(atPath: path, contents: Data(report.utf8))
+    }
+
     /// Open file descriptors (entries of /proc/self/fd).
     public static func openDescriptors() -> Int {
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1

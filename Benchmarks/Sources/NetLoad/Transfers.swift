@@ -40,4 +40,5 @@ func measureTransfer(client: ComparedClient, workload: TransferWorkload, base: U
     } ?? ""
     print("\(label) median: \(medianRange(wallClock, unit: "ms", format)), \(medianRange(cpu, unit: "ms CPU", format)), "
           + "peak RSS \(peak) KiB" + afterPriming)
+    ProcessProbe.saveMappingsIfAsked()
 }

@@ -88,6 +88,7 @@ func measure(label: String, requests: Int, runs: Int, _ body: @Sendable () async
           + "\(medianRange(figures.map(\.pageFaultsPerRequest), unit: "page faults/request", format)), "
           + "peak RSS \(ProcessProbe.peakResidentKiB()) KiB"
           + (heap?.stop().map { ", peak heap in use \($0) KiB" } ?? ""))
+    ProcessProbe.saveMappingsIfAsked()
 }
 
 /// Runs `body` (which reads `bytes` bytes) `runs` times after one warm-up, printing each run's
@@ -100,6 +101,7 @@ func measureThroughput(label: String, bytes: Int, runs: Int, _ body: @Sendable (
         print("\(label) run \(run): \(Int(rates[rates.count - 1])) MB/s")
     }
     print("\(label) median: \(medianRange(rates, unit: "MB/s") { "\(Int($0))" }), peak RSS \(ProcessProbe.peakResidentKiB()) KiB")
+    ProcessProbe.saveMappingsIfAsked()
 }
 
 /// How a rate is shown: requests per second, or, for slow workloads (a 100 MiB body per request,
