@@ -1,11 +1,12 @@
 # Sourced by the benchmark scripts: starts a NetLoad server ($netload, already built) pinned to
 # core 1, killed when the calling shell exits, and sets $url to its base URL once it listens.
-# Files the calling script adds to $remove_on_exit are removed when it exits, with the server's log.
+# Files and directories the calling script adds to $remove_on_exit are removed when it exits, with
+# the server's log.
 log=$(mktemp)
 remove_on_exit=("$log")
 taskset -c 1 "$netload" server >"$log" 2>/dev/null &
 server=$!
-trap 'kill $server 2>/dev/null; rm -f "${remove_on_exit[@]}"' EXIT
+trap 'kill $server 2>/dev/null; rm -rf "${remove_on_exit[@]}"' EXIT  # files and directories
 url=
 for _ in $(seq 300); do  # a minute at most
     url=$(grep -m1 '^http' "$log") && break

@@ -13,7 +13,7 @@ swift build -c release --package-path Benchmarks --product NetLoad >/dev/null
 netload=Benchmarks/.build/release/NetLoad
 source Benchmarks/netload-server.sh  # $server on core 1, $url
 saved=$(mktemp -d)
-trap 'kill $server 2>/dev/null; rm -rf "$saved" "${remove_on_exit[@]}"' EXIT  # netload-server.sh's, and the saved maps
+remove_on_exit+=("$saved")  # removed, with the server's log, when the script exits
 pairs=("openapi openapi-ahc net-ahc seq $url 5000 1"
        "openapi openapi-ahc net-ahc download $url 100 5"
        "transfer raw-urlsession net-urlsession-client dlfile100mb $url 1")
@@ -25,7 +25,9 @@ for ((round = 1; round <= ${NETLOAD_ROUNDS:-3}; round++)); do
         for client in "${order[@]}"; do
             if [ "$mode" = transfer ]; then args=(transfer "$client" "$workload" $rest)
             else args=(openapi "$client" "$workload" $rest); fi
-            echo "[round $round] $(NETLOAD_SMAPS="$saved/$client-$workload" taskset -c 0 "$netload" "${args[@]}" | tail -n1)"
+            rm -f "$saved/$client-$workload" "$saved/$client-$workload.pages"  # no older round's files to compare
+            line=$(NETLOAD_SMAPS="$saved/$client-$workload" taskset -c 0 "$netload" "${args[@]}" | tail -n1)  # fails the script if NetLoad fails
+            echo "[round $round] $line"
         done
         echo "[round $round] $workload: $peer (peer) against $net (Net)"
         python3 Benchmarks/resident-memory.py "$netload" "$saved/$peer-$workload" "$saved/$net-$workload"

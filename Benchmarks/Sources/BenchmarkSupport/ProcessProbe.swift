@@ -22,41 +22,55 @@ public enum ProcessProbe {
     }
 
     /// Copies /proc/self/smaps (every mapping's resident, shared and anonymous KiB) to the file
-    /// named by `NETLOAD_SMAPS`, when it is set: to compare two clients' memory mapping by mapping.
+    /// named by `NETLOAD_SMAPS`, when it is set, and which pages of the binary's code are mapped
+    /// to that name plus `.pages`: to compare two clients' memory mapping by mapping
+    /// (Benchmarks/resident-memory.py). Stops the process when either cannot be written, so that a
+    /// comparison never reads an older process's files.
     public static func saveMappingsIfAsked() {
+        guard let path = ProcessInfo.processInfo.environment["NETLOAD_SMAPS"] else { return }
         // Read to its end: /proc reports no size, and a read by the file's size stops early.
-        guard let path = ProcessInfo.processInfo.environment["NETLOAD_SMAPS"],
-              let mappings = try? FileHandle(forReadingAtPath: "/proc/self/smaps")?.readToEnd() else { return }
-        FileManager.default.createFile(atPath: path, contents: mappings)
-        saveResidentCodePages(to: path + ".pages")
+        guard let mappings = try? FileHandle(forReadingAtPath: "/proc/self/smaps")?.readToEnd(),
+              FileManager.default.createFile(atPath: path, contents: mappings) else {
+            fatalError("NETLOAD_SMAPS: could not copy /proc/self/smaps to \(path)")
+        }
+        guard let pages = residentCodePages(),
+              FileManager.default.createFile(atPath: path + ".pages", contents: Data(pages.utf8)) else {
+            fatalError("NETLOAD_SMAPS: could not read or save the binary's resident code pages to \(path).pages")
+        }
     }
 
-    /// For each executable mapping of this process's own binary: its start, end and file offset,
-    /// then one character per page, `1` when it is in this process's page table (bit 63 of its
-    /// /proc/self/pagemap entry) and `0` when not: which code the process has touched, with the
-    /// pages the kernel mapped around each touch (fault-around).
-    private static func saveResidentCodePages(to path: String) {
-        guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8),
+    /// For each executable mapping of this process's own binary: its start and end addresses, its
+    /// file offset and the page size on one line, then one character per page, `1` when the page
+    /// is in this process's page table (bit 63 of its /proc/self/pagemap entry) and `0` when not:
+    /// which code the process has touched, with the pages the kernel mapped around each touch.
+    /// `nil` when /proc cannot be read as expected.
+    private static func residentCodePages() -> String? {
+        let pageSize = sysconf(Int32(_SC_PAGESIZE))
+        guard pageSize > 0,
+              let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8),
               let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"),
-              let pagemap = FileHandle(forReadingAtPath: "/proc/self/pagemap") else { return }
+              let pagemap = FileHandle(forReadingAtPath: "/proc/self/pagemap") else { return nil }
         defer { try? pagemap.close() }
         var report = ""
         for line in maps.split(separator: "\n") {
-            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-            guard fields.count >= 6, fields[1] == "r-xp", fields[5] == executable else { continue }
+            // The path is the rest of the line after five fields, spaces and all.
+            let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
+            guard fields.count == 6, fields[1] == "r-xp",
+                  fields[5].trimmingCharacters(in: .whitespaces) == executable else { continue }
             let bounds = fields[0].split(separator: "-").compactMap { UInt64($0, radix: 16) }
-            guard bounds.count == 2 else { continue }
-            let pages = Int((bounds[1] - bounds[0]) / 4096)
-            guard (try? pagemap.seek(toOffset: bounds[0] / 4096 * 8)) != nil,
-                  let entries = try? pagemap.read(upToCount: pages * 8), entries.count == pages * 8 else { continue }
+            guard bounds.count == 2 else { return nil }
+            let pages = Int((bounds[1] - bounds[0]) / UInt64(pageSize))
+            guard (try? pagemap.seek(toOffset: bounds[0] / UInt64(pageSize) * 8)) != nil,
+                  let entries = try? pagemap.read(upToCount: pages * 8), entries.count == pages * 8 else { return nil }
             var bits = ""
+            bits.reserveCapacity(pages)
             for page in 0..<pages {
-                let high = entries[entries.startIndex + page * 8 + 7]
-                bits += high & 0x80 != 0 ? "1" : "0"
+                // Little-endian 64-bit entries: bit 63 is the top bit of the eighth byte.
+                bits += entries[entries.startIndex + page * 8 + 7] & 0x80 != 0 ? "1" : "0"
             }
-            report += "\(fields[0]) \(fields[2])\n\(bits)\n"
+            report += "\(fields[0]) \(fields[2]) \(pageSize)\n\(bits)\n"
         }
-        FileManager.default.createFile(atPath: path, contents: Data(report.utf8))
+        return report.isEmpty ? nil : report
     }
 
     /// Open file descriptors (entries of /proc/self/fd).
