@@ -14,7 +14,7 @@ import Foundation
 /// The shape stays (`Bearer REDACTED`, `token=REDACTED`) because it helps debugging and is not
 /// secret. Only ``CurlOptions/unredacted`` and the raw properties (`request.url`,
 /// `request.headers["Authorization"]`) show the values.
-public enum NetworkRedaction {
+public enum NetworkRedaction: Sendable {
     /// What replaces a secret.
     public static let placeholder = "REDACTED"
 

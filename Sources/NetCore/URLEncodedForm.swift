@@ -12,7 +12,7 @@ import Foundation
 /// let body = URLEncodedForm.serialize([("name", "Ann Smith"), ("city", "Oslo & Bergen")])
 /// // body == "name=Ann+Smith&city=Oslo+%26+Bergen"
 /// ```
-public enum URLEncodedForm {
+public enum URLEncodedForm: Sendable {
     /// The pairs, in order, as `name=value` joined with `&`.
     public static func serialize(_ pairs: [(name: String, value: String)]) -> String {
         var output: [UInt8] = []

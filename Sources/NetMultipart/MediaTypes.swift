@@ -1,5 +1,5 @@
 /// Content types by file extension, the same on every platform (Linux has no system table to ask).
-public enum MediaTypes {
+public enum MediaTypes: Sendable {
     /// The type for `filename`'s extension (case-insensitive), or `application/octet-stream`.
     public static func type(forFilename filename: String) -> String {
         guard let dot = filename.lastIndex(of: "."), dot != filename.startIndex else { return fallback }

@@ -3,7 +3,7 @@ import NetCore
 
 /// What a client sends after a 3xx, as RFC 9110 §15.4 and browsers do it: applied by the pipeline's
 /// redirect stage for every transport, and public for code that follows redirects itself.
-public enum RedirectRule {
+public enum RedirectRule: Sendable {
     /// The request to send next, or `nil` when `head` is not a redirect that can be followed
     /// (not 301/302/303/307/308, no `Location`, or a `Location` that is not http(s)).
     ///

@@ -3,7 +3,7 @@ import NetCore
 
 /// Reads a `Retry-After` value (RFC 9110 §10.2.3): delay-seconds or an HTTP-date in any of the
 /// three formats servers send (IMF-fixdate, RFC 850, asctime).
-public enum RetryAfter {
+public enum RetryAfter: Sendable {
     /// The wait the value asks for, measured from `now`; a date in the past is zero. `nil` when
     /// the value is neither a number of seconds nor a date.
     public static func delay(from value: String, now: Date = Date()) -> Duration? {

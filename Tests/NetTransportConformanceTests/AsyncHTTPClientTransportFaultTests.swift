@@ -14,7 +14,8 @@ struct AsyncHTTPClientTransportFaultTests {
     /// exchange, on either of AsyncHTTPClient's APIs, reported its end, whether it failed, was cut,
     /// stalled past its deadline or was dropped (a missed end would leave the transport's later
     /// calls without their event loop preference, `LoopAffinity`).
-    @Test("AsyncHTTPClientTransport", arguments: TransportFaults.faults + TransportFaults.expectations + TransportFaults.headers)
+    @Test("AsyncHTTPClientTransport", arguments: TransportFaults.faults + TransportFaults.expectations + TransportFaults.headers
+          + TransportFaults.resends)
     func survives(_ fault: TransportFaults.Fault) async throws {
         let made = MadeTransports()
         try await fault.run(TransportFaults.Subject(

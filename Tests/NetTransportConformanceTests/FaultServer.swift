@@ -9,7 +9,7 @@ import Synchronization
 /// thread per connection; every route is a fault the transports must survive:
 ///
 /// - `/ok?size=N`: 200 with N bytes, keep-alive (the control).
-/// - `/close`: closes without a byte. `/reset`: resets (RST) without a byte.
+/// - `/close[?key=K]`: counts an arrival under K, then closes without a byte. `/reset`: resets (RST) without a byte.
 /// - `/cut?size=N&at=K[&reset=1]`: the response of N bytes cut after K bytes of the whole
 ///   exchange (status line and headers included), by FIN or RST.
 /// - `/stall?size=N[&key=K]`: records `arrived` under K, sends the headers, then nothing until the
@@ -143,6 +143,7 @@ final class FaultServer: Sendable {
         case "/sse":
             return respondEvents(key: query["key"] ?? "", headers: headers, on: connection)
         case "/close":
+            if let key = query["key"] { counts.withLock { $0[key, default: 0] += 1 } }
             return false
         case "/reset":
             reset(connection)

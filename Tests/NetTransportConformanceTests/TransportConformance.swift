@@ -110,6 +110,21 @@ enum TransportConformance {
                 #expect(echo.bodyLength == body.count && echo.bodyHash == ConformanceServer.hash(body))
             }
         },
+        Check(name: "upload progress from memory, a file and a stream rises to the body's length") { transport in
+            let body = ConformanceServer.pattern(count: 1_000_000)
+            let file = try temporaryFile(body)
+            defer { try? FileManager.default.removeItem(at: file) }
+            let stream = NetworkBodyStream(length: Int64(body.count)) { AsyncStream { $0.yield(body); $0.finish() } }
+            for source in [NetworkRequestBody.data(body), .file(file), .stream(stream)] {
+                let reports = ProgressLog()
+                let response = try await transport.send(try await request("/echo", method: .put, body: source)) { reports.append($0) }
+                #expect(try Echo(response.body).bodyLength == body.count)
+                let sent = reports.all.filter { $0.direction == .upload }
+                #expect(!sent.isEmpty, "no upload progress for \(source)")
+                #expect(zip(sent, sent.dropFirst()).allSatisfy { $0.completedBytes <= $1.completedBytes }, "\(sent)")
+                #expect(sent.last?.completedBytes == Int64(body.count) && sent.last?.expectedBytes == Int64(body.count))
+            }
+        },
         Check(name: "a streamed body that throws its own error fails the call with that error, as thrown") { transport in
             struct SourceGone: Error, Equatable {}
             // Unknown length (chunked on AsyncHTTPClient) and past 1 MiB (spooled on URLSession).
@@ -258,4 +273,11 @@ final class ProgressBox: Sendable {
     private let storage = Mutex<NetworkProgress?>(nil)
     func set(_ progress: NetworkProgress) { storage.withLock { $0 = progress } }
     var value: NetworkProgress? { storage.withLock { $0 } }
+}
+
+/// Every progress event, in the order reported.
+final class ProgressLog: Sendable {
+    private let storage = Mutex<[NetworkProgress]>([])
+    func append(_ progress: NetworkProgress) { storage.withLock { $0.append(progress) } }
+    var all: [NetworkProgress] { storage.withLock { $0 } }
 }

@@ -42,6 +42,11 @@ enum TransportFaults {
         /// (`URLSessionTransportFaultTests`), since the transfer would hold this process's
         /// URLSession work for as long as it lives (Docs/Linux-notes.md).
         var readsRedirectBodiesWhole = false
+        /// libcurl sends a request once more, whatever its method, on a new connection when a
+        /// reused one closes before a byte of the answer ("Connection died, retrying a fresh
+        /// connect"), though the server may have read it whole: a runner that sets this expects the
+        /// second arrival (Docs/Linux-notes.md).
+        var resendsOnReusedConnection = false
     }
 
     /// One fault, named.

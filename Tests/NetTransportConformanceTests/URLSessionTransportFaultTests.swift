@@ -7,12 +7,13 @@ import Testing
 /// transport: AsyncHTTPClientTransportFaultTests runs it too).
 @Suite("Transport faults: URLSessionTransport")
 struct URLSessionTransportFaultTests {
-    @Test("URLSessionTransport", arguments: TransportFaults.faults + TransportFaults.expectations + TransportFaults.headers)
+    @Test("URLSessionTransport", arguments: TransportFaults.faults + TransportFaults.expectations + TransportFaults.headers
+          + TransportFaults.resends)
     func survives(_ fault: TransportFaults.Fault) async throws {
         try await fault.run(TransportFaults.Subject(
             make: { URLSessionTransport() }, makeLimited: { URLSessionTransport(configuration: .init(responseLimits: $0)) },
             ratioNeedsContentLength: true, crashesOnHeadersCutByClose: true, failsOnNonUTF8HeaderValue: true,
-            deliversTruncatedGzipAsWhole: true, readsRedirectBodiesWhole: true))
+            deliversTruncatedGzipAsWhole: true, readsRedirectBodiesWhole: true, resendsOnReusedConnection: true))
     }
 
     /// The one fault URLSessionTransport cannot survive, proven in a child process so the claim in

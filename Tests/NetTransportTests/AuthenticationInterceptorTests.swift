@@ -32,7 +32,7 @@ struct AuthenticationInterceptorTests {
             #expect(sent, "\(stub.requests.count) of 100 requests reached the server before the refresh")
             return "fresh"
         }
-        let client = NetworkClient(transport: stub, interceptors: [auth, SigningBarrier(count: 100)])
+        let client = NetworkClient(transport: stub, interceptors: [auth, SigningBarrier(count: 100)], timeout: TestTiming.hangGuard)
         try await withThrowingTaskGroup(of: HTTPCode.self) { group in
             for index in 0..<100 {
                 group.addTask { try await client.requestData(for: "https://host/item/\(index)").statusCode }
@@ -62,7 +62,7 @@ struct AuthenticationInterceptorTests {
             #expect(sent, "\(stub.requests.count) of 50 requests reached the server before the refresh")
             throw RefreshRefused()
         }
-        let client = NetworkClient(transport: stub, interceptors: [auth, SigningBarrier(count: 50)])
+        let client = NetworkClient(transport: stub, interceptors: [auth, SigningBarrier(count: 50)], timeout: TestTiming.hangGuard)
         var failures = 0
         await withTaskGroup(of: (any Error)?.self) { group in
             for _ in 0..<50 {
@@ -93,7 +93,10 @@ struct AuthenticationInterceptorTests {
         let auth = AuthenticationInterceptor<String>(
             credential: "t0", refreshWindow: RefreshWindow(interval: .seconds(30), maximumRefreshes: 3), header: bearer
         ) { _ in "t\(await refreshes.increment())" }
-        let client = NetworkClient(transport: server(accepting: "never"), interceptors: [auth], maximumRetryCount: 10)
+        // The window is measured on the session's clock: a manual one that never moves, so the three
+        // refreshes fall within it however slowly a loaded machine makes the calls.
+        let client = NetworkClient(transport: server(accepting: "never"), interceptors: [auth], maximumRetryCount: 10,
+                                   clock: ManualClock())
         await #expect(throws: AuthenticationError.excessiveRefresh(count: 3, within: .seconds(30))) {
             _ = try await client.requestData(for: "https://host/x")
         }
@@ -152,7 +155,7 @@ struct AuthenticationInterceptorTests {
         }
         let client = NetworkClient(transport: server(accepting: "fresh"),
                                    interceptors: [auth, RetryPolicy(baseDelay: .milliseconds(1))],
-                                   maximumConcurrentRequests: 4)
+                                   maximumConcurrentRequests: 4, timeout: TestTiming.hangGuard)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<20 {
                 group.addTask {

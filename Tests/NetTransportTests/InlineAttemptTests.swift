@@ -247,6 +247,15 @@ struct InlineAttemptTests {
         #expect(transport.boundAlarms == [true] && transport.gates.first?.cancelledByAlarm == true)
     }
 
+    @Test("a call its deadline ends is not retried, though RetryPolicy retries timeouts and has budget left",
+          arguments: [false, true])
+    func noRetryAfterTheDeadline(attemptHasATask: Bool) async throws {
+        let retry = RetryPolicy(baseDelay: .zero, jitter: 0)
+        let transport = await Self.timedOutCall(interceptors: attemptHasATask ? [retry, Signing()] : [retry])
+        #expect(transport.gates.count == 1, "a retry started after the deadline")
+        #expect(transport.boundAlarms == [!attemptHasATask])
+    }
+
     @Test("an attempt timeout on an inline attempt is retried, the caller's task going on")
     func attemptTimeoutRetried() async throws {
         let clock = ManualClock()
