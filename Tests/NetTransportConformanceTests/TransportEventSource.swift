@@ -174,7 +174,7 @@ enum TransportEventSource {
             EventScripts.shared.set(key, [[.head(status: 401, contentType: "text/plain")], [.eventStream, .text("data: secret\n\n")]])
             let authentication = AuthenticationInterceptor<String>(
                 credential: "old", header: { .header(key: "X-Token", value: $0) }, refresh: { _ in "new" })
-            let client = NetworkClient(transport: make(), interceptors: [authentication])
+            let client = NetworkClient(transport: make(), interceptors: [authentication], timeout: hang)
             let (events, error) = await drain(client.eventSource(for: sse(key), reconnection: .init(defaultRetry: .zero)))
             #expect(events.map(\.data) == ["secret"] && failure(error) == .stoppedByServer, "\(String(describing: error))")
             #expect(FaultServer.shared.events(key).filter { $0.hasPrefix("connect") } == ["connect - old", "connect - new", "connect - new"])

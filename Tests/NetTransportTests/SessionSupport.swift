@@ -1,4 +1,5 @@
 import Foundation
+import NetTestSupport
 import NetCore
 import NetTransport
 
@@ -9,6 +10,10 @@ actor CountingSession: NetworkSession {
     private let retries: Int
     private(set) var requestInterceptions = 0
     private(set) var responseInterceptions: [Int] = []
+
+    /// A deadline none of its checks is about: the hang guard, not the default 60 s, which a
+    /// sanitized run of the whole suite on two cores can spend before a call's task is scheduled.
+    var timeout: Duration { TestTiming.hangGuard }
 
     init(transport: any Transport, retries: Int, maximumRetryCount: Int = 5) {
         self.transport = transport
