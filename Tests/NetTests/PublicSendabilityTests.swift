@@ -2,16 +2,22 @@ import Foundation
 import Net
 import Testing
 
-/// README's promise that every public type is `Sendable`, the body and event iterators (and
-/// `NetworkBodyStream.Reader`) aside, as each belongs to the task that reads with it. The
-/// list below compiles only while each type is `Sendable`; the check beside it reads the library
-/// modules' sources for their public types, so a new one left off the list fails here.
+/// README's promise that every public type is `Sendable`, the iterators and
+/// `NetworkBodyStream.Reader` aside, as each belongs to the task that reads with it. The list
+/// below compiles only while each type is `Sendable`; the check beside it reads the library
+/// modules' sources for their public types, so a new one left off the list fails here. (The opt-in
+/// products' public types are `Transport`, `ClientTransport` and `NetworkCallInterceptor`
+/// conformers, `Sendable` by those protocols, and `AsyncHTTPClientTransport.Configuration`,
+/// checked in `AsyncHTTPClientInlineAttemptTests`.)
 @Suite("Every public type is Sendable")
 struct PublicSendabilityTests {
-    /// The type's name as its declaration spells it, module and generic arguments left off.
+    /// The type's name as its declaration spells it, module and generic arguments left off (every
+    /// `<…>`, so a type nested in a generic one keeps its own name).
     static func named<T: Sendable>(_ type: T.Type) -> String {
-        var name = String(reflecting: type)
-        if let generic = name.firstIndex(of: "<") { name = String(name[..<generic]) }
+        var name = "", depth = 0
+        for character in String(reflecting: type) {
+            if character == "<" { depth += 1 } else if character == ">" { depth -= 1 } else if depth == 0 { name.append(character) }
+        }
         return name.split(separator: ".").dropFirst().joined(separator: ".")
     }
 
@@ -158,28 +164,36 @@ struct PublicSendabilityTests {
     }
 
     /// Every public type declared in the library modules' sources, qualified by the types and
-    /// extensions it is nested in (read by indentation, as the sources are formatted).
+    /// extensions it is nested in (read by indentation, as the sources are formatted): one declared
+    /// `public` or `open`, in any order with other modifiers and after attributes on its line, or
+    /// declared without an access level inside a `public extension`.
     static func declaredPublicTypes() throws -> Set<String> {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let declaration = /^(\s*)(public\s+)?(?:final\s+|indirect\s+)?(struct|class|enum|actor|extension|protocol)\s+([A-Za-z_][A-Za-z0-9_.]*)/
+        let declaration = /^(\s*)(?:@\w+(?:\([^)]*\))?\s+)*((?:(?:public|open|package|internal|fileprivate|private|final|indirect)\s+)*)(struct|class|enum|actor|extension|protocol)\s+(?!(?:func|var|let|subscript)\b)([A-Za-z_][A-Za-z0-9_.]*)/
+        // (A `class func` or `class var` is a member, not a type: the lookahead leaves it out.)
+        let accessLevels: Set<Substring> = ["public", "open", "package", "internal", "fileprivate", "private"]
         var names: Set<String> = []
         for module in ["NetCore", "NetTransport", "NetMultipart", "NetReachability"] {
             let enumerator = FileManager.default.enumerator(
                 at: root.appendingPathComponent("Sources").appendingPathComponent(module), includingPropertiesForKeys: nil)
             while let file = enumerator?.nextObject() as? URL {
                 guard file.pathExtension == "swift" else { continue }
-                var enclosing: [(indent: Int, name: String)] = []
+                var enclosing: [(indent: Int, name: String, publicExtension: Bool)] = []
                 var previous: Substring = ""
                 for line in try String(contentsOf: file, encoding: .utf8).split(separator: "\n") {
                     defer { previous = line }
                     guard let match = line.prefixMatch(of: declaration) else { continue }
                     let indent = match.output.1.count
                     while let last = enclosing.last, last.indent >= indent { enclosing.removeLast() }
-                    enclosing.append((indent, String(match.output.4)))
+                    let modifiers = Set(match.output.2.split(separator: " ", omittingEmptySubsequences: true))
                     let kind = match.output.3
+                    let inPublicExtension = enclosing.last?.publicExtension ?? false
+                    let declaredPublic = !modifiers.isDisjoint(with: ["public", "open"])
+                        || (inPublicExtension && modifiers.isDisjoint(with: accessLevels))
+                    enclosing.append((indent, String(match.output.4), kind == "extension" && declaredPublic))
                     // Not one behind an SPI (`@_spi(NetInternals)`, for Net's own modules): not public API.
-                    let behindSPI = previous.trimmingCharacters(in: .whitespaces).hasPrefix("@_spi")
-                    if match.output.2 != nil, kind != "extension", kind != "protocol", !behindSPI {
+                    let behindSPI = line.contains("@_spi") || previous.trimmingCharacters(in: .whitespaces).hasPrefix("@_spi")
+                    if declaredPublic, kind != "extension", kind != "protocol", !behindSPI {
                         names.insert(enclosing.map(\.name).joined(separator: "."))
                     }
                 }

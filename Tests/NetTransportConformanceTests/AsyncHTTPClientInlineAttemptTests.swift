@@ -58,6 +58,10 @@ struct AsyncHTTPClientInlineAttemptTests {
     }
 }
 
+/// `AsyncHTTPClientTransport.Configuration` is `Sendable` (README: every public type is), or this
+/// file would not compile.
+private let configurationIsSendable: any Sendable.Type = AsyncHTTPClientTransport.Configuration.self
+
 /// An interceptor that does not declare that its `interceptRequest` never waits.
 private struct Waits: NetworkInterceptor {}
 #endif

@@ -9,7 +9,7 @@ import Synchronization
 /// thread per connection; every route is a fault the transports must survive:
 ///
 /// - `/ok?size=N`: 200 with N bytes, keep-alive (the control).
-/// - `/close[?key=K]`: counts an arrival under K, then closes without a byte. `/reset`: resets (RST) without a byte.
+/// - `/close[?key=K]`: counts an arrival under K and records which request it was on its connection, then closes without a byte. `/reset`: resets (RST) without a byte.
 /// - `/cut?size=N&at=K[&reset=1]`: the response of N bytes cut after K bytes of the whole
 ///   exchange (status line and headers included), by FIN or RST.
 /// - `/stall?size=N[&key=K]`: records `arrived` under K, sends the headers, then nothing until the
@@ -76,11 +76,18 @@ final class FaultServer: Sendable {
     /// Sets the gzip body `/gzip-bomb` serves (made by the test with gzip(1); see `TransportFaults`).
     func setGzipBomb(_ bytes: [UInt8]) { gzipBomb.withLock { $0 = bytes } }
 
+    /// Where `serve` puts a request's place on its connection (1 for the first) among its fields.
+    static let positionField = " position"
+
     private func serve(_ connection: Int32) {
         var buffered = [UInt8]()
+        var position = 0
         defer { close(connection) }
-        while let (target, headers, body, leftover) = readRequest(connection, buffered) {
+        while let (target, fields, body, leftover) = readRequest(connection, buffered) {
             buffered = leftover
+            position += 1
+            var headers = fields
+            headers[Self.positionField] = String(position)  // not a field name a client can send
             guard respond(to: target, headers: headers, body: body, on: connection) else { return }
         }
     }
@@ -143,7 +150,10 @@ final class FaultServer: Sendable {
         case "/sse":
             return respondEvents(key: query["key"] ?? "", headers: headers, on: connection)
         case "/close":
-            if let key = query["key"] { counts.withLock { $0[key, default: 0] += 1 } }
+            if let key = query["key"] {
+                counts.withLock { $0[key, default: 0] += 1 }
+                StreamingEvents.shared.record("request \(headers[Self.positionField] ?? "?") on its connection", key: key)
+            }
             return false
         case "/reset":
             reset(connection)

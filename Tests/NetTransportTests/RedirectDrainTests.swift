@@ -1,22 +1,24 @@
 import Foundation
 import NetCore
+import NetTestSupport
 import Synchronization
 @testable import NetTransport
 import Testing
 
 /// What the redirect stage reads of a 3xx body before it follows the redirect: a short body to its
-/// end (so its connection can be reused), a long one no further than 64 KiB (so a hostile server
-/// cannot make a redirect read without end). Counted by the chunks the body hands out.
-@Suite("The redirect stage reads at most 64 KiB of a 3xx body")
+/// end (so its connection can be reused), a long one until it has passed 64 KiB, so by at most one
+/// chunk (so a hostile server cannot make a redirect read without end). Counted by the chunks the
+/// body hands out.
+@Suite("The redirect stage reads a 3xx body no further than 64 KiB and one chunk")
 struct RedirectDrainTests {
     @Test("an endless 3xx body is read no further than 64 KiB and one chunk, and the redirect is followed")
     func endlessBodyIsDropped() async throws {
         let transport = RedirectingTransport(redirectBodyChunks: nil)
-        let client = NetworkClient(transport: transport)
+        let client = NetworkClient(transport: transport, timeout: TestTiming.hangGuard)
         let response = try await client.requestData(for: "https://host/moved")
         #expect(response.statusCode == 200 && response.response.url.path == "/next")
         let pulled = transport.pulledBytes
-        #expect(pulled > RedirectStage.drainLimit && pulled <= RedirectStage.drainLimit + RedirectingTransport.chunkSize,
+        #expect(pulled >= RedirectStage.drainLimit && pulled <= RedirectStage.drainLimit + RedirectingTransport.chunkSize,
                 "\(pulled) bytes of the 3xx body read")
         #expect(!transport.redirectBodyEnded)
     }
@@ -24,7 +26,7 @@ struct RedirectDrainTests {
     @Test("a 3xx body shorter than 64 KiB is read to its end before the redirect is followed")
     func shortBodyIsReadToItsEnd() async throws {
         let transport = RedirectingTransport(redirectBodyChunks: 3)
-        let client = NetworkClient(transport: transport)
+        let client = NetworkClient(transport: transport, timeout: TestTiming.hangGuard)
         #expect(try await client.requestData(for: "https://host/moved").statusCode == 200)
         #expect(transport.pulledBytes == 3 * RedirectingTransport.chunkSize && transport.redirectBodyEnded)
     }

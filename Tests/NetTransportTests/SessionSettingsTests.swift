@@ -1,5 +1,6 @@
 import Foundation
 import NetCore
+import NetTestSupport
 @testable import NetTransport
 import Testing
 
@@ -13,6 +14,8 @@ struct SessionSettingsTests {
     actor SwitchingSession: NetworkSession {
         private(set) var transport: any Transport
         private(set) var maximumRetryCount = 5
+        /// A deadline the check is not about (the default 60 s is one a slow run can spend).
+        let timeout = TestTiming.hangGuard
         private let next: any Transport
         init(transport: any Transport, next: any Transport) {
             self.transport = transport

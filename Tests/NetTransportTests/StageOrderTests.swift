@@ -24,14 +24,15 @@ struct StageOrderTests {
             await release.wait()
             return .status(.ok)
         }
-        let client = NetworkClient(transport: stub, maximumConcurrentRequests: 1, cache: .memory())
+        let client = NetworkClient(transport: stub, maximumConcurrentRequests: 1, cache: .memory(), timeout: TestTiming.hangGuard)
         #expect(try await client.requestData(for: "https://host/cached").response.cacheStatus == .network)
         let held = Task { try await client.requestData(for: "https://host/hold") }
         await holding.wait()
         let answered = LockedBox(false)
         let hit = Task {
-            defer { answered.mutate { $0 = true } }
-            return try await client.requestData(for: "https://host/cached")
+            let response = try await client.requestData(for: "https://host/cached")
+            answered.mutate { $0 = true }  // answered, not failed: a hit that timed out waiting does not count
+            return response
         }
         let answeredWhileHeld = await eventually(within: TestTiming.hangGuard) { answered.read() }
         release.fire()
@@ -54,7 +55,7 @@ struct StageOrderTests {
         }
         let jar = CookieJar()
         let url = try #require(URL(string: "https://host/page"))
-        let client = NetworkClient(transport: stub, cache: .memory(), cookieJar: jar)
+        let client = NetworkClient(transport: stub, cache: .memory(), timeout: TestTiming.hangGuard, cookieJar: jar)
         try jar.storeCookies(from: NetworkHeaders([NetworkHeader(name: "Set-Cookie", value: "session=a")]), for: url)
         let first = try await client.requestData(for: url)
         #expect(String(decoding: first.data, as: UTF8.self) == "cookie: session=a")
@@ -75,7 +76,7 @@ struct StageOrderTests {
         }
         let client = NetworkClient(transport: stub, interceptors: [
             Wrapping(name: "outer", events: events), Wrapping(name: "inner", events: events),
-        ])
+        ], timeout: TestTiming.hangGuard)
         _ = try await client.requestData(for: "https://host/x")
         #expect(events.read() == [
             "outer before", "inner before", "transport, marked outer,inner", "inner after", "outer after",

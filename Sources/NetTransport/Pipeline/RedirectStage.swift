@@ -2,8 +2,8 @@ import Foundation
 import NetCore
 
 /// The pipeline stage that follows redirects, for every transport alike: ``RedirectRule`` decides
-/// each next request, the 3xx body is discarded (up to 64 KiB read so the connection can be
-/// reused, then dropped, which closes it), and more than the policy's limit is
+/// each next request, the 3xx body is discarded (read to its end when short, so the connection can
+/// be reused; a longer one dropped, which closes it, once past 64 KiB, one chunk beyond at most), and more than the policy's limit is
 /// ``NetworkError/TransportFailure/tooManyRedirects(limit:lastURL:)``.
 ///
 /// It is also where every exchange's body gets its framing check (see ``BodyFraming``), so a
@@ -11,7 +11,8 @@ import NetCore
 struct RedirectStage: Sendable {
     let policy: RedirectPolicy
 
-    /// The most bytes of a 3xx body read (and thrown away) to keep its connection reusable.
+    /// How much of a 3xx body is read (and thrown away) to keep its connection reusable: a body
+    /// still going past this is dropped, after the chunk that crossed it.
     static let drainLimit = 64 << 10
 
     /// Every transport validates the request it is given, so this stage does not again.
