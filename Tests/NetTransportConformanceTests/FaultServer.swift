@@ -76,19 +76,14 @@ final class FaultServer: Sendable {
     /// Sets the gzip body `/gzip-bomb` serves (made by the test with gzip(1); see `TransportFaults`).
     func setGzipBomb(_ bytes: [UInt8]) { gzipBomb.withLock { $0 = bytes } }
 
-    /// Where `serve` puts a request's place on its connection (1 for the first) among its fields.
-    static let positionField = " position"
-
     private func serve(_ connection: Int32) {
         var buffered = [UInt8]()
         var position = 0
         defer { close(connection) }
-        while let (target, fields, body, leftover) = readRequest(connection, buffered) {
+        while let (target, headers, body, leftover) = readRequest(connection, buffered) {
             buffered = leftover
             position += 1
-            var headers = fields
-            headers[Self.positionField] = String(position)  // not a field name a client can send
-            guard respond(to: target, headers: headers, body: body, on: connection) else { return }
+            guard respond(to: target, headers: headers, body: body, position: position, on: connection) else { return }
         }
     }
 
@@ -132,9 +127,10 @@ final class FaultServer: Sendable {
         return (target, headers, data[bodyStart..<(bodyStart + length)], Array(data[(bodyStart + length)...]))
     }
 
-    /// Answers one request; false when the connection must end.
+    /// Answers one request, the `position`th on its connection (1 for the first); false when the
+    /// connection must end.
     private func respond(to target: String, headers: [String: String], body received: ArraySlice<UInt8>,
-                         on connection: Int32) -> Bool {
+                         position: Int, on connection: Int32) -> Bool {
         let components = URLComponents(string: target)
         let path = components?.path ?? target
         var query: [String: String] = [:]
@@ -152,7 +148,7 @@ final class FaultServer: Sendable {
         case "/close":
             if let key = query["key"] {
                 counts.withLock { $0[key, default: 0] += 1 }
-                StreamingEvents.shared.record("request \(headers[Self.positionField] ?? "?") on its connection", key: key)
+                StreamingEvents.shared.record("request \(position) on its connection", key: key)
             }
             return false
         case "/reset":

@@ -144,12 +144,12 @@ enum TransportConformance {
             #expect(memory.body == expected)
             let file = try temporaryFile()
             defer { try? FileManager.default.removeItem(at: file) }
-            let last = ProgressBox()
-            let onDisk = try await transport.send(try await request("/bytes/4000000"), to: .file(file)) { last.set($0) }
+            let reports = ProgressLog()
+            let onDisk = try await transport.send(try await request("/bytes/4000000"), to: .file(file)) { reports.append($0) }
             #expect(onDisk.fileURL == file && onDisk.body.isEmpty && onDisk.bodyByteCount == 4_000_000)
             #expect(try Data(contentsOf: file) == expected)
             #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? NSNumber == 0o600, "a body on disk is private")
-            #expect(last.value?.completedBytes == 4_000_000)
+            #expect(reports.all.last?.completedBytes == 4_000_000)
         },
         Check(name: "301/302 turn POST into GET, 303 into GET, 307/308 resend method and body") { transport in
             let body = Data("payload".utf8)
@@ -266,13 +266,6 @@ enum TransportConformance {
             #expect(response.head.statusCode == 503 && String(decoding: response.body, as: UTF8.self) == "status body")
         },
     ]
-}
-
-/// The last progress event, for checks.
-final class ProgressBox: Sendable {
-    private let storage = Mutex<NetworkProgress?>(nil)
-    func set(_ progress: NetworkProgress) { storage.withLock { $0 = progress } }
-    var value: NetworkProgress? { storage.withLock { $0 } }
 }
 
 /// Every progress event, in the order reported.
