@@ -49,10 +49,10 @@ package final class ExchangeDelegate: HTTPClientResponseDelegate, CancellableAtt
     /// either resumed at once, never stored, or stored in the state and resumed only by the one
     /// caller that takes it out of the state under the lock (`take()`, or set to `nil` in the same
     /// critical section).
-    private typealias HeadWaiter = UnsafeContinuation<HTTPResponseHead, any Error>
-    private typealias BodyWaiter = UnsafeContinuation<ByteBuffer?, any Error>
+    typealias HeadWaiter = UnsafeContinuation<HTTPResponseHead, any Error>
+    typealias BodyWaiter = UnsafeContinuation<ByteBuffer?, any Error>
 
-    private struct State: Sendable {
+    struct State: Sendable {
         var task: HTTPClient.Task<Void>?
         var head: HTTPResponseHead?
         var headReleased = false
@@ -71,16 +71,18 @@ package final class ExchangeDelegate: HTTPClientResponseDelegate, CancellableAtt
         var cancelled = false
     }
 
-    private let state = Locked(State())
+    /// Internal, as the members below are, only for the callbacks in
+    /// `ExchangeDelegate+Callbacks.swift`: nothing else in the module touches them.
+    let state = Locked(State())
     /// Reports a body sent whole (its upload progress and metrics) once it has been written.
-    private let sentWhole: (@Sendable () -> Void)?
+    let sentWhole: (@Sendable () -> Void)?
     /// Where the head's arrival is noted as the first byte.
-    private let record: ExchangeMetricsRecorder?
+    let record: ExchangeMetricsRecorder?
     /// Told when the exchange has ended, under the count it was started in (`counted`).
-    private let affinity: LoopAffinity
+    let affinity: LoopAffinity
     /// ``LoopAffinity/Counted/readWhole`` for a call read into memory (``LoopAffinity/starting()``),
     /// ``LoopAffinity/Counted/other`` for a stream (``LoopAffinity/startingStream()``).
-    private let counted: LoopAffinity.Counted
+    let counted: LoopAffinity.Counted
 
     /// `sentWhole` runs when a request body handed over in one piece has been written.
     package init(record: ExchangeMetricsRecorder?, sentWhole: (@Sendable () -> Void)?, affinity: LoopAffinity,
@@ -163,7 +165,7 @@ package final class ExchangeDelegate: HTTPClientResponseDelegate, CancellableAtt
     }
 
     /// A waiting part, the end, or `nil` to wait; with the paused read to resume, if any.
-    private static func take(_ state: inout State) -> (Result<ByteBuffer?, any Error>?, EventLoopPromise<Void>?) {
+    static func take(_ state: inout State) -> (Result<ByteBuffer?, any Error>?, EventLoopPromise<Void>?) {
         if state.cancelled { return (.failure(CancellationError()), nil) }
         if let part = state.parts.popFirst() {
             state.unread -= part.readableBytes
@@ -224,7 +226,7 @@ package final class ExchangeDelegate: HTTPClientResponseDelegate, CancellableAtt
     /// witnesses for its optional tuples, seven copies and nine destroys per exchange, about 2,000
     /// instructions (valgrind's callgrind, Benchmarks/NOTEBOOK.md, "instruction counts per call"); one
     /// allocation costs a tenth of that.
-    private final class Pending: Sendable {
+    final class Pending: Sendable {
         let task: HTTPClient.Task<Void>?
         let head: (HeadWaiter, Result<HTTPResponseHead, any Error>)?
         let body: (BodyWaiter, Result<ByteBuffer?, any Error>)?
@@ -253,105 +255,6 @@ package final class ExchangeDelegate: HTTPClientResponseDelegate, CancellableAtt
             if let (waiter, outcome) = head { waiter.resume(with: outcome) }
             if let (waiter, outcome) = body { waiter.resume(with: outcome) }
         }
-    }
-
-    // MARK: AsyncHTTPClient's callbacks, on the request's event loop
-
-    package func didSendRequest(task: HTTPClient.Task<Void>) {
-        sentWhole?()
-    }
-
-    package func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
-        record?.reached(.firstByte)
-        state.withLock { $0.head = head }
-        // After the parts read with the head in this turn, so that a small body comes with it.
-        task.eventLoop.execute { self.releaseHead() }
-        return task.eventLoop.makeSucceededVoidFuture()
-    }
-
-    private func releaseHead() {
-        let (waiter, head) = state.withLock { state -> (HeadWaiter?, HTTPResponseHead?) in
-            guard !state.headReleased, state.head != nil else { return (nil, nil) }
-            state.headReleased = true
-            guard let waiter = state.headWaiter.take() else { return (nil, nil) }  // `head()` takes it later
-            return (waiter, state.head.take())  // moved out: nothing asks for it again
-        }
-        if let waiter, let head { waiter.resume(returning: head) }
-    }
-
-    package func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
-        let (wake, pause) = state.withLock { state -> (Bool, EventLoopPromise<Void>?) in
-            guard !state.cancelled, buffer.readableBytes > 0 else { return (false, nil) }
-            state.parts.append(buffer)
-            state.unread += buffer.readableBytes
-            // A waiting reader is woken once per turn of the loop, with every part read in it.
-            let wake = state.bodyWaiter != nil && !state.wakeScheduled
-            if wake { state.wakeScheduled = true }
-            guard state.unread >= Self.pauseAt else { return (wake, nil) }
-            let promise = task.eventLoop.makePromise(of: Void.self)
-            state.paused = promise
-            return (wake, promise)
-        }
-        if wake { task.eventLoop.execute { self.wakeReader() } }
-        if let pause {
-            releaseHead()  // the reader must be able to start, or it would never resume the read
-            return pause.futureResult
-        }
-        return task.eventLoop.makeSucceededVoidFuture()
-    }
-
-    private func wakeReader() {
-        let (waiter, taken, resume) = state.withLock { state -> (BodyWaiter?, Result<ByteBuffer?, any Error>?, EventLoopPromise<Void>?) in
-            state.wakeScheduled = false
-            guard let waiter = state.bodyWaiter else { return (nil, nil, nil) }
-            let (taken, resume) = Self.take(&state)
-            guard let taken else { return (nil, nil, resume) }
-            state.bodyWaiter = nil
-            return (waiter, taken, resume)
-        }
-        resume?.succeed(())
-        if let waiter, let taken { waiter.resume(with: taken) }
-    }
-
-    package func didFinishRequest(task: HTTPClient.Task<Void>) throws {
-        end(.success(()))
-    }
-
-    package func didReceiveError(task: HTTPClient.Task<Void>, _ error: any Error) {
-        end(.failure(error))
-    }
-
-    /// AsyncHTTPClient is done: the head goes to its waiter (or the error, if no head came), and a
-    /// waiting reader gets the next part, or the end.
-    private func end(_ result: Result<Void, any Error>) {
-        let pending = state.withLock { state -> Pending? in
-            guard state.end == nil else { return nil }
-            state.end = result
-            // Under the lock: a reader that sees the end may start the next call at once, and
-            // that call must find this exchange no longer counted.
-            affinity.ended(counted)
-            let paused = Pending.takePaused(&state)
-            var head: (HeadWaiter, Result<HTTPResponseHead, any Error>)?
-            if let waiter = state.headWaiter.take() {
-                // Moved out: with its waiter resumed, nothing asks for the head again.
-                if let received = state.head.take() {
-                    head = (waiter, .success(received))
-                } else if case .failure(let error) = result {
-                    head = (waiter, .failure(error))
-                } else {
-                    head = (waiter, .failure(NetworkError.transport(.connectionLost("the exchange ended without a response head"))))
-                }
-            }
-            var body: (BodyWaiter, Result<ByteBuffer?, any Error>)?
-            if let waiter = state.bodyWaiter.take() {
-                // With the end set, taking always gives a part or the end.
-                body = (waiter, Self.take(&state).0 ?? .success(nil))
-            }
-            // Most exchanges end with no one waiting: nothing to allocate.
-            guard head != nil || body != nil || paused != nil else { return nil }
-            return Pending(task: nil, head: head, body: body, paused: paused)
-        }
-        pending?.resume()
     }
 }
 #endif

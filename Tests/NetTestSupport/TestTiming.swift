@@ -13,6 +13,10 @@ package enum TestTiming {
         return value
     }()
 
+    /// The sanitizer the checks run under, `NET_TEST_SANITIZER` (`thread` or `address`, set by
+    /// `Tests/sanitizers`), for a check whose count includes the sanitizer's own threads.
+    package static let sanitizer: String? = getenv("NET_TEST_SANITIZER").map { String(cString: $0) }
+
     /// `duration` times ``scale``.
     package static func scaled(_ duration: Duration) -> Duration { duration * scale }
 

@@ -260,35 +260,6 @@ enum TransportEventSource {
     ]
 }
 
-/// Lets the first request through and refuses every later one with an error of its own type.
-final class RefusingSecondRequest: NetworkInterceptor {
-    struct Refused: Error {}
-    private let count = Mutex(0)
-    func interceptRequest(_ request: NetworkRequest) async throws -> NetworkRequest {
-        let number = count.withLock { count in
-            count += 1
-            return count
-        }
-        guard number == 1 else { throw Refused() }
-        return request
-    }
-}
-
-/// Sets `X-Token` to how many requests it has seen, so the server can tell each connection went
-/// through the session's interceptors.
-final class NumberingInterceptor: NetworkInterceptor {
-    private let count = Mutex(0)
-    func interceptRequest(_ request: NetworkRequest) async throws -> NetworkRequest {
-        var request = request
-        let number = count.withLock { count in
-            count += 1
-            return count
-        }
-        try request.headers.set(name: "X-Token", value: "\(number)")
-        return request
-    }
-}
-
 @Suite("Event sources: URLSessionTransport")
 struct URLSessionTransportEventSourceTests {
     @Test("URLSessionTransport", arguments: TransportEventSource.checks)
