@@ -20,9 +20,10 @@ import NetCore
 ///   ``NetworkError/TransportFailure/timedOut(_:)`` and the next starts afresh, so callers who keep
 ///   arriving cannot keep a stalled exchange, started long ago, as the one they all wait for, and
 ///   a retry after an attempt's timeout reaches the server afresh.
-/// - A shared body is held in memory: up to `maximumBodySize` bytes (256 MiB by default), past which
-///   every caller fails with ``NetworkError/TransportFailure/responseBodyLimitExceeded(_:)``. Use it
-///   for API reads, not for large downloads or long streams.
+/// - A shared body is held in memory: up to `maximumBodySize` bytes (256 MiB by default), or the
+///   base transport's in-memory limit when that is smaller, past which every caller fails with
+///   ``NetworkError/TransportFailure/responseBodyLimitExceeded(_:)``. Use it for API reads, not
+///   for large downloads or long streams.
 /// - Differing headers (another `Authorization`, another `Accept`) make a different request, so a
 ///   response is never handed to a caller with other credentials; a header that differs on every
 ///   call (a request ID an interceptor adds) turns sharing off for those calls.
@@ -51,6 +52,10 @@ public struct SharedRequestsTransport: Transport {
         self.attemptTimeout = attemptTimeout
         self.clock = clock
     }
+
+    /// The base transport's limits, so that a body through this stage is held to the same
+    /// in-memory limit as one that is not shared.
+    public var responseLimits: ResponseLimits { base.responseLimits }
 
     /// How many calls are waiting for a shared exchange right now (the first caller of each
     /// included), for tests and metrics.
@@ -81,7 +86,8 @@ public struct SharedRequestsTransport: Transport {
     /// cancellation ends it; called with the flights locked.
     private func start(_ request: NetworkRequest, key: FlightKey) -> SharedExchange {
         let flight = SharedExchange(cancelsWhenAbandoned: true)
-        let (base, limit, flights) = (self.base, maximumBodySize, self.flights)
+        let limit = min(maximumBodySize, base.responseLimits.maximumInMemoryBodySize ?? .max)
+        let (base, flights) = (self.base, self.flights)
         let deadline = CallDeadline(request: request, timeout: timeout, clock: clock, attemptTimeout: attemptTimeout)
         flight.run(Task {
             defer {

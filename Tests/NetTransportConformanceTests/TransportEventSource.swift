@@ -228,7 +228,7 @@ enum TransportEventSource {
             _ = try await client.requestData(for: FaultServer.shared.baseURL + "/ok?size=1")
             #expect(FaultServer.shared.events(key).filter { $0.hasPrefix("connect") }.count == 1)
         },
-        Check(name: "an interceptor's error is thrown as it is, with no reconnection; then the iterator returns nil; a cancelled reader gets CancellationError") { make in
+        Check(name: "an interceptor's error is thrown as it is, with no reconnection; then the iterator returns nil; a cancelled reader gets CancellationError, its connection closed and never made again") { make in
             let key = UUID().uuidString
             EventScripts.shared.set(key, [[.eventStream, .text("retry: 0\ndata: one\n\n")], [.eventStream, .text("data: two\n\n")]])
             let client = NetworkClient(transport: make(), interceptors: [RefusingSecondRequest()])
@@ -248,21 +248,30 @@ enum TransportEventSource {
             let held = UUID().uuidString
             defer { FaultServer.shared.release(held) }
             EventScripts.shared.set(held, [[.eventStream, .text("data: one\n\n"), .hold]])
+            let clock = ManualClock()
+            let heldClient = NetworkClient(transport: make(), timeout: .seconds(7200), clock: clock)
             let reader = Task {
-                var iterator = NetworkClient(transport: make()).eventSource(for: sse(held)).makeAsyncIterator()
+                var iterator = heldClient.eventSource(for: sse(held)).makeAsyncIterator()
                 _ = try await iterator.next()
                 return try await iterator.next()
             }
             #expect(await FaultServer.shared.wait(for: "holding", key: held, limit: hang))
             reader.cancel()
             await #expect(throws: CancellationError.self) { _ = try await reader.value }
+            // The cancelled source closed its connection and, as after a break, never connects again.
+            #expect(await FaultServer.shared.wait(for: "closed-by-client", key: held, limit: hang), "\(FaultServer.shared.events(held))")
+            _ = try await heldClient.requestData(for: FaultServer.shared.baseURL + "/ok?size=1")
+            #expect(clock.pendingDelays.allSatisfy { $0 >= .seconds(3600) })
+            clock.advance(by: .seconds(10))
+            _ = try await heldClient.requestData(for: FaultServer.shared.baseURL + "/ok?size=1")
+            #expect(FaultServer.shared.events(held).filter { $0.hasPrefix("connect") }.count == 1)
         },
     ]
 }
 
 @Suite("Event sources: URLSessionTransport")
 struct URLSessionTransportEventSourceTests {
-    @Test("URLSessionTransport", arguments: TransportEventSource.checks)
+    @Test("URLSessionTransport", arguments: TransportEventSource.checks + TransportEventSource.refused)
     func eventSource(_ check: TransportEventSource.Check) async throws {
         try await check.run { URLSessionTransport() }
     }
@@ -273,7 +282,7 @@ import NetAsyncHTTPClient
 
 @Suite("Event sources: AsyncHTTPClientTransport")
 struct AsyncHTTPClientTransportEventSourceTests {
-    @Test("AsyncHTTPClientTransport", arguments: TransportEventSource.checks)
+    @Test("AsyncHTTPClientTransport", arguments: TransportEventSource.checks + TransportEventSource.refused)
     func eventSource(_ check: TransportEventSource.Check) async throws {
         try await check.run { AsyncHTTPClientTransport() }
     }

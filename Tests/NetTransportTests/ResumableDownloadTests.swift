@@ -66,6 +66,9 @@ struct ResumableDownloadTests {
             }
         }
         #expect(try Data(contentsOf: destination) == (try await content(name, size: size)))
+        // URLSessionTransport delivers every byte that arrived: each interruption kept exactly
+        // the bytes before its cut (the peer writes up to the cut, then shuts the connection).
+        #expect(Array(offsets.dropFirst()) == Set(cuts).sorted().map(Int64.init), "offsets \(offsets), cuts \(cuts)")
         #expect(partModes.allSatisfy { $0 == 0o600 }, "the partial file is owner-only: \(partModes)")
         #expect(!FileManager.default.fileExists(atPath: part.path))
         #expect(!FileManager.default.fileExists(atPath: part.path + ".json"))

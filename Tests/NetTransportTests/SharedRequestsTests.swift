@@ -150,4 +150,30 @@ struct SharedRequestsTests {
         for task in streams + downloads + [inMemory] { bodies.insert(String(decoding: try await task.value, as: UTF8.self)) }
         #expect(bodies == Set((1...5).map { "body \(key) \($0)" }))
     }
+
+    static func isInMemoryLimit(_ error: any Error, _ bytes: Int64) -> Bool {
+        guard case NetworkError.transport(.responseBodyLimitExceeded(let limit)) = error else { return false }
+        return limit == .inMemorySize(bytes: bytes)
+    }
+
+    @Test("A shared read keeps the transport's in-memory limit: a smaller one ends it, typed, as without sharing; the shared cap still holds for an unlimited one")
+    func transportsLimit() async throws {
+        let base = try await LoopbackServer.shared.baseURL().absoluteString
+        for shares in [false, true] {
+            let limited = URLSessionTransport(configuration: .init(responseLimits: ResponseLimits(maximumInMemoryBodySize: 1_024)))
+            let client = NetworkClient(transport: limited, sharesIdenticalGETs: shares)
+            #expect(client.transport.responseLimits.maximumInMemoryBodySize == 1_024)
+            #expect(try await client.requestData(for: base + "/bytes/1024").data.count == 1_024)
+            await #expect("sharing \(shares)") {
+                _ = try await client.requestData(for: base + "/bytes/10000")
+            } throws: { Self.isInMemoryLimit($0, 1_024) }
+        }
+        // An unlimited transport under the shared stage: its own cap, here 4 KiB, still holds.
+        let unlimited = URLSessionTransport(configuration: .init(responseLimits: .unlimited))
+        let client = NetworkClient(transport: SharedRequestsTransport(unlimited, maximumBodySize: 4_096))
+        #expect(client.transport.responseLimits.maximumInMemoryBodySize == nil)
+        await #expect {
+            _ = try await client.requestData(for: base + "/bytes/10000")
+        } throws: { Self.isInMemoryLimit($0, 4_096) }
+    }
 }
