@@ -32,6 +32,8 @@ public struct SharedRequestsTransport: Transport {
     public let base: any Transport
     /// The largest body a shared exchange reads into memory.
     public let maximumBodySize: Int64
+    /// Where a shared read stops: `maximumBodySize`, or the base's in-memory limit when smaller.
+    private let sharedReadLimit: Int64
     /// What a shared exchange's own deadline is measured on.
     private let clock: any Clock<Duration>
     /// A shared exchange's deadline when its requests have no timeout of their own.
@@ -48,13 +50,15 @@ public struct SharedRequestsTransport: Transport {
                 attemptTimeout: Duration? = nil, clock: any Clock<Duration> = ContinuousClock()) {
         self.base = base
         self.maximumBodySize = maximumBodySize
+        sharedReadLimit = min(maximumBodySize, base.responseLimits.maximumInMemoryBodySize ?? .max)
         self.timeout = timeout
         self.attemptTimeout = attemptTimeout
         self.clock = clock
     }
 
-    /// The base transport's limits, so that a body through this stage is held to the same
-    /// in-memory limit as one that is not shared.
+    /// The base transport's limits, so that a body through this stage is held to the base's
+    /// in-memory limit as one that is not shared is; a shared read also stops at
+    /// ``maximumBodySize`` when that is smaller.
     public var responseLimits: ResponseLimits { base.responseLimits }
 
     /// How many calls are waiting for a shared exchange right now (the first caller of each
@@ -86,8 +90,7 @@ public struct SharedRequestsTransport: Transport {
     /// cancellation ends it; called with the flights locked.
     private func start(_ request: NetworkRequest, key: FlightKey) -> SharedExchange {
         let flight = SharedExchange(cancelsWhenAbandoned: true)
-        let limit = min(maximumBodySize, base.responseLimits.maximumInMemoryBodySize ?? .max)
-        let (base, flights) = (self.base, self.flights)
+        let (base, limit, flights) = (self.base, sharedReadLimit, self.flights)
         let deadline = CallDeadline(request: request, timeout: timeout, clock: clock, attemptTimeout: attemptTimeout)
         flight.run(Task {
             defer {

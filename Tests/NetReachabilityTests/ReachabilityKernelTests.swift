@@ -151,7 +151,9 @@ struct ReachabilityKernelTests {
         // would not see a poll of microseconds).
         // ThreadSanitizer's background thread, named as the process is, wakes ten times a
         // second (21 switches in 2 s, 2026-12-02): the sanitizer's, not the monitor's, so under
-        // it that thread is left out of the count.
+        // it threads named as the process, the main thread aside, are left out of the count. In
+        // the daemon's listing under it that was that one thread: Dispatch's and Swift's pool
+        // threads carry names of their own (`com.apple.root…`).
         let processName = try String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         func switches() throws -> [String: Int] {
             try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task").reduce(into: [:]) { counts, thread in

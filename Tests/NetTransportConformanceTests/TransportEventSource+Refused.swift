@@ -17,7 +17,11 @@ extension TransportEventSource {
             let client = NetworkClient(transport: make(), timeout: .seconds(7200), clock: clock)
             let reconnection = EventSourceReconnection(defaultRetry: .milliseconds(100), minimumBackoff: .milliseconds(250),
                                                        maximumAttempts: 3)
-            let reader = Task { await drain(client.eventSource(for: "http://127.0.0.1:\(port)/events", reconnection: reconnection)) }
+            let finished = LockedValue(false)
+            let reader = Task {
+                defer { finished.withLock { $0 = true } }
+                return await drain(client.eventSource(for: "http://127.0.0.1:\(port)/events", reconnection: reconnection))
+            }
             var waits: [Duration] = []
             for _ in 1...2 {
                 guard let wait = await nextWait(clock) else { break }
@@ -25,7 +29,13 @@ extension TransportEventSource {
                 clock.advance(by: wait)
             }
             #expect(waits == [.milliseconds(250), .milliseconds(500)])
-            if waits.count < 2 { reader.cancel() }  // a wait that never came: fail, not hang
+            // The third refusal ends the source; a third wait instead would leave it waiting on the
+            // manual clock for good: fail then, not hang.
+            _ = await eventually(within: hang) { finished.value || clock.pendingDelays.contains { $0 < .seconds(3600) } }
+            if !finished.value {
+                Issue.record("the source did not give up after three refusals; waits pending: \(clock.pendingDelays)")
+                reader.cancel()
+            }
             let (events, error) = await reader.value
             #expect(events.isEmpty)
             guard case .reconnectionsExhausted(3, let lastFailure)? = failure(error) else {

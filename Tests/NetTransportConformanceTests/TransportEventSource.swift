@@ -228,7 +228,7 @@ enum TransportEventSource {
             _ = try await client.requestData(for: FaultServer.shared.baseURL + "/ok?size=1")
             #expect(FaultServer.shared.events(key).filter { $0.hasPrefix("connect") }.count == 1)
         },
-        Check(name: "an interceptor's error is thrown as it is, with no reconnection; then the iterator returns nil; a cancelled reader gets CancellationError, its connection closed and never made again") { make in
+        Check(name: "an interceptor's error is thrown as it is, with no reconnection; then the iterator returns nil; a cancelled reader gets CancellationError and its connection is closed; one cancelled in its reconnection wait never connects again") { make in
             let key = UUID().uuidString
             EventScripts.shared.set(key, [[.eventStream, .text("retry: 0\ndata: one\n\n")], [.eventStream, .text("data: two\n\n")]])
             let client = NetworkClient(transport: make(), interceptors: [RefusingSecondRequest()])
@@ -248,30 +248,37 @@ enum TransportEventSource {
             let held = UUID().uuidString
             defer { FaultServer.shared.release(held) }
             EventScripts.shared.set(held, [[.eventStream, .text("data: one\n\n"), .hold]])
-            let clock = ManualClock()
-            let heldClient = NetworkClient(transport: make(), timeout: .seconds(7200), clock: clock)
             let reader = Task {
-                var iterator = heldClient.eventSource(for: sse(held)).makeAsyncIterator()
+                var iterator = NetworkClient(transport: make()).eventSource(for: sse(held)).makeAsyncIterator()
                 _ = try await iterator.next()
                 return try await iterator.next()
             }
             #expect(await FaultServer.shared.wait(for: "holding", key: held, limit: hang))
             reader.cancel()
             await #expect(throws: CancellationError.self) { _ = try await reader.value }
-            // The cancelled source closed its connection and, as after a break, never connects again.
+            // The cancelled reader's connection is closed.
             #expect(await FaultServer.shared.wait(for: "closed-by-client", key: held, limit: hang), "\(FaultServer.shared.events(held))")
-            _ = try await heldClient.requestData(for: FaultServer.shared.baseURL + "/ok?size=1")
-            #expect(clock.pendingDelays.allSatisfy { $0 >= .seconds(3600) })
+
+            // Cancelled while it waits to reconnect: the wait ends, and no connection follows it.
+            let waiting = UUID().uuidString
+            EventScripts.shared.set(waiting, [[.eventStream, .text("data: one\n\n")], [.eventStream, .text("data: two\n\n")]])
+            let clock = ManualClock()
+            let waitingClient = NetworkClient(transport: make(), timeout: .seconds(7200), clock: clock)
+            let sleeper = Task { await drain(waitingClient.eventSource(for: sse(waiting))) }
+            #expect(await nextWait(clock) == .seconds(3), "the default retry after the first connection")
+            sleeper.cancel()
+            let (events, error) = await sleeper.value
+            #expect(events.map(\.data) == ["one"] && error is CancellationError, "\(String(describing: error))")
             clock.advance(by: .seconds(10))
-            _ = try await heldClient.requestData(for: FaultServer.shared.baseURL + "/ok?size=1")
-            #expect(FaultServer.shared.events(held).filter { $0.hasPrefix("connect") }.count == 1)
+            _ = try await waitingClient.requestData(for: FaultServer.shared.baseURL + "/ok?size=1")
+            #expect(FaultServer.shared.events(waiting).filter { $0.hasPrefix("connect") }.count == 1)
         },
     ]
 }
 
 @Suite("Event sources: URLSessionTransport")
 struct URLSessionTransportEventSourceTests {
-    @Test("URLSessionTransport", arguments: TransportEventSource.checks + TransportEventSource.refused)
+    @Test("URLSessionTransport", .timeLimit(.minutes(10)), arguments: TransportEventSource.checks + TransportEventSource.refused)
     func eventSource(_ check: TransportEventSource.Check) async throws {
         try await check.run { URLSessionTransport() }
     }
@@ -282,7 +289,7 @@ import NetAsyncHTTPClient
 
 @Suite("Event sources: AsyncHTTPClientTransport")
 struct AsyncHTTPClientTransportEventSourceTests {
-    @Test("AsyncHTTPClientTransport", arguments: TransportEventSource.checks + TransportEventSource.refused)
+    @Test("AsyncHTTPClientTransport", .timeLimit(.minutes(10)), arguments: TransportEventSource.checks + TransportEventSource.refused)
     func eventSource(_ check: TransportEventSource.Check) async throws {
         try await check.run { AsyncHTTPClientTransport() }
     }

@@ -54,11 +54,13 @@ struct DeadlineSpanTests {
         let stub = StubTransport(fallback: .status(.serviceUnavailable))
         let client = NetworkClient(transport: stub, interceptors: [RetryPolicy(baseDelay: .seconds(600), jitter: 0)],
                                    timeout: .seconds(10), clock: clock)
-        // Nothing advances the clock: the call must end by itself.
+        // Nothing advances the clock, so a 600 s backoff, once begun, would never end: the call
+        // ending by itself shows none began.
         let response = try await client.requestData(for: "https://example.com/busy")
         #expect(response.statusCode == .serviceUnavailable)
         #expect(stub.requests.count == 1)
-        #expect(clock.sleepsStarted == 1, "the attempt's alarm only, no backoff")
+        // At most the attempt's alarm (whose task may not have run before it was disarmed).
+        #expect(clock.sleepsStarted <= 1)
     }
 
     @Test("a resumable download's two requests share one deadline: the second gets what the first left", .timeLimit(.minutes(3)))

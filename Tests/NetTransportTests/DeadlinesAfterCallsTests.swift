@@ -5,11 +5,12 @@ import Testing
 @_spi(NetInternals) @testable import NetTransport
 
 /// Docs/Architecture.md, stage 1: a call's alarm is "dropped the moment the attempt ends". Read
-/// off the process's one `DeadlineScheduler` after calls of every kind have ended, in a process of
+/// off the process's one `DeadlineScheduler` after calls of the kinds below have ended (on
+/// `StubTransport`, so on the path where each attempt runs in a task of its own), in a process of
 /// its own (an exit test), so that no other check's calls are live beside them.
 @Suite("The process's deadlines after real calls")
 struct DeadlinesAfterCallsTests {
-    @Test("calls that succeed, retry, time out, stream, are dropped or cancelled leave no live deadline")
+    @Test("calls that succeed, retry, time out, stream, download, are dropped or cancelled leave no live deadline")
     func noDeadlineOutlivesItsCall() async {
         await #expect(processExitsWith: .success) {
             let live = await DeadlinesAfterCallsTests.liveDeadlinesAfterCalls()
@@ -43,6 +44,9 @@ struct DeadlinesAfterCallsTests {
             _ = try? await stream.body.collect()
         }
         _ = try? await client.requestStream(for: "https://example.com/stream")  // dropped unread
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("net-deadlines-\(UUID().uuidString)")
+        _ = try? await client.requestDownload(for: "https://example.com/ok", to: file)
+        try? FileManager.default.removeItem(at: file)
         let cancelled = Task { try await client.requestData(for: "https://example.com/held") }
         await held.wait()
         cancelled.cancel()

@@ -21,9 +21,10 @@ struct DocumentedDefaultsTests {
         #expect(await session.attemptTimeout == nil)
     }
 
-    @Test("limits: 256 MiB in memory, 100 times the compressed size, 1 GiB spooled, 8 connections per host")
+    @Test("limits: 256 MiB in memory (a shared GET's too), 100 times the compressed size, 1 GiB spooled, 8 connections per host")
     func limits() {
         #expect(ResponseLimits().maximumInMemoryBodySize == 256 << 20)
+        #expect(SharedRequestsTransport(StubTransport()).maximumBodySize == 256 << 20)
         #expect(ResponseLimits().decompression == .ratio(100))
         #expect(URLSessionTransport.Configuration().maximumSpooledBytes == 1 << 30)
         #expect(URLSessionTransport.Configuration().maximumConnectionsPerHost == 8)

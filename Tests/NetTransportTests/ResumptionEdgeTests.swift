@@ -1,6 +1,7 @@
 import Foundation
 import NetCore
 import NetTransport
+import Synchronization
 import Testing
 
 /// What Werkzeug never does, played by a stub under the session: answers to a ranged request that
@@ -73,5 +74,45 @@ struct ResumptionEdgeTests {
         let response = try await NetworkClient(transport: stub).requestResumableDownload(for: "https://example.com/file", to: destination)
         #expect(response.statusCode == 200 && stub.requests.map { $0.request.headers["Range"] } == [nil])
         #expect(try Data(contentsOf: destination) == Self.whole)
+    }
+}
+
+/// A transport whose every answer is a 200 with a strong entity tag and a content coding, its body
+/// cut after five bytes: what a server that encodes despite `identity` sends when its connection drops.
+private final class CodedAndCutTransport: Transport {
+    /// Each request's `Range` field, in order.
+    let ranges = Mutex<[String?]>([])
+
+    func exchange(_ request: NetworkRequest, progress: TransportProgressHandler?) async throws -> NetworkStreamResponse {
+        ranges.withLock { $0.append(request.headers["Range"]) }
+        var headers = NetworkHeaders()
+        try headers.add(name: "ETag", value: "\"v1\"")
+        try headers.add(name: "Content-Encoding", value: "gzip")
+        let head = NetworkResponseHead(statusCode: .ok, headers: headers, url: request.url)
+        let chunks = AsyncThrowingStream<Data, any Error> { continuation in
+            continuation.yield(Data("01234".utf8))
+            continuation.finish(throwing: NetworkError.transport(.connectionLost("cut after five bytes")))
+        }
+        return NetworkStreamResponse(response: head, body: NetworkResponseBody(chunks), originalRequest: request)
+    }
+}
+
+extension ResumptionEdgeTests {
+    @Test("an answer with a content coding cannot be continued: an interrupted call leaves no bytes, and the next asks for no range")
+    func contentCodedIsNotKept() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("net-resume-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let transport = CodedAndCutTransport()
+        let client = NetworkClient(transport: transport)
+        for _ in 0..<2 {
+            await #expect(throws: NetworkError.self) {
+                _ = try await client.requestResumableDownload(for: "https://example.com/file", to: directory.appendingPathComponent("file"))
+            }
+            // Its strong entity tag would make it resumable, but offsets into encoded bytes cannot
+            // be trusted: nothing is kept, so the next call asks for no range.
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+        }
+        #expect(transport.ranges.withLock { $0 } == [nil, nil])
     }
 }

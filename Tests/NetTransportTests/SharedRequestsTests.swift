@@ -60,7 +60,7 @@ struct SharedRequestsTests {
         #expect(Self.arrivals(key) == 1)
     }
 
-    @Test("Different headers, methods or timeouts are never shared")
+    @Test("Different headers, methods, timeouts or cache policies are never shared")
     func notShared() async throws {
         let key = UUID().uuidString
         let shared = SharedRequestsTransport(URLSessionTransport())
@@ -72,12 +72,19 @@ struct SharedRequestsTests {
         }
         // Another timeout is another request too: it bounds the shared exchange.
         let patient = Task { try await client.requestData(for: NetworkRequest(url: url, timeout: .seconds(300))).data }
+        // Another cache policy: a reload must not be answered by an exchange that is not one.
+        let reload = Task {
+            var request = try NetworkRequest(url: url)
+            request.cachePolicy = .reloadIgnoringCacheData
+            return try await client.requestData(for: request).data
+        }
         // Another method: only GETs are shared.
         let head = Task { try await client.requestData(for: NetworkRequest(url: url, httpMethod: .head)).statusCode }
-        #expect(await Self.eventually { Self.arrivals(key) == 4 })
+        #expect(await Self.eventually { Self.arrivals(key) == 5 })
         Self.release(key)
-        let bodies = Set([try await plain.value, try await authorised.value, try await patient.value].map { String(decoding: $0, as: UTF8.self) })
-        #expect(bodies.count == 3 && bodies.isSubset(of: (1...4).map { "body \(key) \($0)" }), "\(bodies)")
+        let bodies = Set([try await plain.value, try await authorised.value, try await patient.value, try await reload.value]
+            .map { String(decoding: $0, as: UTF8.self) })
+        #expect(bodies.count == 4 && bodies.isSubset(of: (1...5).map { "body \(key) \($0)" }), "\(bodies)")
         #expect(try await head.value == 200)
     }
 
@@ -159,6 +166,14 @@ struct SharedRequestsTests {
     @Test("A shared read keeps the transport's in-memory limit: a smaller one ends it, typed, as without sharing; the shared cap still holds for an unlimited one")
     func transportsLimit() async throws {
         let base = try await LoopbackServer.shared.baseURL().absoluteString
+        // The stage itself stops its read at the base's smaller limit (above it, the client's own
+        // collector would stop the body anyway).
+        let stage = SharedRequestsTransport(URLSessionTransport(configuration: .init(responseLimits: ResponseLimits(maximumInMemoryBodySize: 1_024))))
+        var request = try NetworkRequest(url: base + "/bytes/10000")
+        request.responseBodyUse = .inMemory
+        await #expect {
+            _ = try await stage.exchange(request, progress: nil)
+        } throws: { Self.isInMemoryLimit($0, 1_024) }
         for shares in [false, true] {
             let limited = URLSessionTransport(configuration: .init(responseLimits: ResponseLimits(maximumInMemoryBodySize: 1_024)))
             let client = NetworkClient(transport: limited, sharesIdenticalGETs: shares)
