@@ -13,6 +13,20 @@ extension LoadTests {
         let wentHome: Bool?
     }
 
+    /// Holds a probe's peak growth to 32 MiB (scaled). Under ThreadSanitizer, URLSession's probes
+    /// (libcurl reads whatever the reader does, and the sanitizer's own memory grows with every
+    /// buffer) grew 185 and 194 MB in runs of 2026-12-02, past the 172 MiB of the fault the
+    /// streaming check exists to catch: there they are reported, not judged.
+    static func expectFlat(_ report: StreamReport, sourceLocation: SourceLocation = #_sourceLocation) {
+        let grewKB = report.peakKB - report.baselinePeakKB
+        if TestTiming.sanitizer == "thread", report.transport.contains("urlsession") {
+            print("StreamProbe \(report.transport) under ThreadSanitizer: peak grew \(grewKB) KB (not judged)")
+            return
+        }
+        #expect(grewKB <= 32 * 1024 * TestTiming.memoryScale, "peak KB \(report.peakKB) from \(report.baselinePeakKB)",
+                sourceLocation: sourceLocation)
+    }
+
     static func streamProbe(_ transport: String) async throws -> StreamReport {
         let probe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
             .deletingLastPathComponent().appendingPathComponent("StreamProbe").path
@@ -33,7 +47,7 @@ extension LoadTests {
         #expect(report.wentHome == (mode == "ahc"), "the stream took the other API")
         // The reader had taken one chunk when the server's socket filled: backpressure, by order.
         #expect(report.events == ["blocked", "finished"])
-        #expect(report.peakKB - report.baselinePeakKB <= 32 * 1024 * TestTiming.memoryScale, "peak KB \(report.peakKB) from \(report.baselinePeakKB)")
+        Self.expectFlat(report)
     }
     #endif
 
@@ -44,19 +58,13 @@ extension LoadTests {
     /// 10–13 MiB in 3 runs beside two busy processes, 11–22 MiB in 3 full suite runs beside them
     /// (a debug build; raw URLSession alone: 19–47 MiB), so 32 MiB, the bound, holds. When
     /// the callbacks ran on a queue of their own, that queue alone reached 172 MiB beside the test
-    /// suite; a body held in memory shows 1 GiB. Under ThreadSanitizer the probe grew 194 MB
-    /// (2026-12-02), more than that queue's 172 MiB: the growth is reported there, not judged.
+    /// suite; a body held in memory shows 1 GiB.
     @Test("URLSessionTransport: the body is spooled, not held; peak memory grows by at most 32 MiB")
     func urlSession() async throws {
         let report = try await Self.streamProbe("urlsession")
         #expect(report.bytes == 1 << 30 && report.intact)
         #expect(report.events.last == "finished")
-        let grewKB = report.peakKB - report.baselinePeakKB
-        if TestTiming.sanitizer == "thread" {
-            print("StreamProbe urlsession under ThreadSanitizer: peak grew \(grewKB) KB (not judged)")
-        } else {
-            #expect(grewKB <= 32 * 1024 * TestTiming.memoryScale, "peak KB \(report.peakKB) from \(report.baselinePeakKB)")
-        }
+        Self.expectFlat(report)
     }
 
     /// `requestDownload` writes each chunk as it arrives: 1 GiB to a file, memory flat.
@@ -64,7 +72,7 @@ extension LoadTests {
     func download(_ mode: String) async throws {
         let report = try await Self.streamProbe(mode)
         #expect(report.bytes == 1 << 30 && report.intact)
-        #expect(report.peakKB - report.baselinePeakKB <= 32 * 1024 * TestTiming.memoryScale, "peak KB \(report.peakKB) from \(report.baselinePeakKB)")
+        Self.expectFlat(report)
     }
 
     static var downloadModes: [String] {
