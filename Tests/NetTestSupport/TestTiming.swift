@@ -32,8 +32,8 @@ package enum TestTiming {
     /// The factor for memory bounds, 1 unless `NET_TEST_MEMORY_SCALE` says otherwise: 5 under
     /// AddressSanitizer, whose shadow memory and redzones grow with every byte the heap touches
     /// (the load probe grew 59 MB there against 39.6 allowed at 3), 2 under ThreadSanitizer, where
-    /// the load probe and URLSession's 1 GiB probes grow by the sanitizer's own memory (71 to 106
-    /// MB, and 185 to 194 MB, 2026-12-02) past their bounds and the faults they exist to catch,
+    /// the load probe and URLSession's 1 GiB probes grow by the sanitizer's own memory (25 to 106
+    /// MB, and 185 to 195 MB, 2026-12-02) past their bounds and the faults they exist to catch,
     /// and so are reported, not judged. A 1 GiB body held whole
     /// instead of streamed still shows at five times the streaming checks' 32 MiB; the multipart
     /// check's 100 MiB becomes 500 MiB against a 512 MiB part held whole, a thin margin.
