@@ -65,6 +65,11 @@ public struct AuthenticationInterceptor<Credential: Sendable>: NetworkIntercepto
         await store.rejectionsJoiningRefresh
     }
 
+    /// How many requests about to be signed have waited for a refresh in progress (for tests).
+    func signersJoiningRefresh() async -> Int {
+        await store.signersJoiningRefresh
+    }
+
     /// Signs `request` with the current credential, waiting for a refresh in progress.
     public func interceptRequest(_ request: NetworkRequest) async throws -> NetworkRequest {
         let (credential, generation) = try await store.current()

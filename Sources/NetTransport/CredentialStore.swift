@@ -23,6 +23,9 @@ actor CredentialStore<Credential: Sendable> {
     /// Rejections that found a refresh in progress and waited for it: a test's signal that a 401
     /// has joined a refresh before the test lets that refresh end.
     private(set) var rejectionsJoiningRefresh = 0
+    /// Requests about to be signed that found a refresh in progress and waited for it: the same
+    /// signal for the signing path.
+    private(set) var signersJoiningRefresh = 0
 
     init(
         credential: Credential?, window: RefreshWindow,
@@ -43,7 +46,10 @@ actor CredentialStore<Credential: Sendable> {
     /// is cancelled (its call's deadline among the reasons) stops waiting at once; the refresh
     /// goes on for the others.
     func current() async throws -> (credential: Credential, generation: Int) {
-        if let refreshing { return try await refreshing.value() }
+        if let refreshing {
+            signersJoiningRefresh += 1
+            return try await refreshing.value()
+        }
         if let credential, !requiresRefresh(credential, now()) { return (credential, generation) }
         return try await startRefresh(rejected: credential)
     }

@@ -39,6 +39,15 @@ enum HeldBodyServer {
                 try await writer.finish(nil)
             })
         }
+        // Writes `first`, waits for the release, then fails: the connection ends mid-body.
+        router.get("/cut/:key") { _, context in
+            let key = context.parameters.get("key") ?? ""
+            return Response(status: .ok, body: ResponseBody { writer in
+                try await writer.write(ByteBuffer(string: "first"))
+                await signal(key).wait()
+                throw CancellationError()
+            })
+        }
         return router
     }
 }
@@ -113,6 +122,47 @@ struct StreamedCallObservationTests {
         let call = try #require(tracer.base.finishedSpans.first { $0.parentSpanID == nil })
         #expect(call.attributes["net.body_dropped"]?.toSpanAttribute() == .bool(true))
         #expect(logs.entries.last?.metadata["net.body_dropped"]?.description == "true")
+    }
+
+    @Test("a reader cancelled mid-body: the call ends then, marked net.body_dropped, not an error", arguments: transports.indices)
+    func cancelledReader(transportIndex: Int) async throws {
+        let key = UUID().uuidString
+        let base = try await HeldBodyServer.shared.baseURL()
+        defer { HeldBodyServer.signal(key).fire() }
+        let stream = try await client(Self.transports[transportIndex]).requestStream(for: "\(base)/held/\(key)")
+        let firstChunk = AsyncSignal()
+        let reader = Task {
+            var chunks = stream.body.makeAsyncIterator()
+            _ = try await chunks.next()
+            firstChunk.fire()
+            return try await chunks.next()  // the server holds the rest
+        }
+        await firstChunk.wait()
+        reader.cancel()
+        _ = await reader.result
+        #expect(await eventually(within: TestTiming.hangGuard) { tracer.base.activeSpans.isEmpty })
+        #expect(try activeRequests(base) == [1, 0])
+        let call = try #require(tracer.base.finishedSpans.first { $0.parentSpanID == nil })
+        #expect(call.attributes["net.body_dropped"]?.toSpanAttribute() == .bool(true))
+        #expect(call.attributes["error.type"] == nil, "a cancelled reader is not an error")
+    }
+
+    @Test("a body that fails mid-way: the call ends then, with its error, not as dropped", arguments: transports.indices)
+    func failedBody(transportIndex: Int) async throws {
+        let key = UUID().uuidString
+        let base = try await HeldBodyServer.shared.baseURL()
+        defer { HeldBodyServer.signal(key).fire() }
+        let stream = try await client(Self.transports[transportIndex]).requestStream(for: "\(base)/cut/\(key)")
+        var chunks = stream.body.makeAsyncIterator()
+        _ = try await chunks.next()
+        #expect(try activeRequests(base) == [1])
+        HeldBodyServer.signal(key).fire()
+        await #expect(throws: NetworkError.self) { while try await chunks.next() != nil {} }
+        #expect(await eventually(within: TestTiming.hangGuard) { tracer.base.activeSpans.isEmpty })
+        #expect(try activeRequests(base) == [1, 0])
+        let call = try #require(tracer.base.finishedSpans.first { $0.parentSpanID == nil })
+        #expect(call.attributes["error.type"] != nil, "the body's failure is the call's outcome")
+        #expect(call.attributes["net.body_dropped"] == nil)
     }
 }
 #endif

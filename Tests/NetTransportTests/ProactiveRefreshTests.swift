@@ -127,6 +127,62 @@ struct ProactiveRefreshTests {
         #expect(arrivals.sorted() == ["a Bearer fresh", "a Bearer stale", "b Bearer fresh"])
     }
 
+    // The refresh is released only once B, about to be signed with a token it finds expiring,
+    // has joined it (the store counts the joins): a second refresh, or B sent before the fresh
+    // token, fails the test.
+    @Test("a request that finds the token expiring while a 401's refresh runs waits for that refresh", .timeLimit(.minutes(3)))
+    func expiringJoinsRejectionRefresh() async throws {
+        let expired = LockedValue(false)
+        let (refreshStarted, releaseRefresh, refreshes) = (AsyncSignal(), AsyncSignal(), Counter())
+        let auth = Self.interceptor(Token(value: "stale", expiresAt: .distantFuture), expired: expired) { _ in
+            await refreshes.increment()
+            refreshStarted.fire()
+            await releaseRefresh.wait()
+            return Token(value: "fresh", expiresAt: .distantFuture)
+        }
+        let client = NetworkClient(transport: URLSessionTransport(), interceptors: [auth])
+        let base = try await LoopbackServer.shared.baseURL().absoluteString
+        let prefix = "expiring-\(UUID().uuidString.prefix(8))-"
+        // A is sent with the stale token, which does not yet require a refresh: its 401 starts one.
+        async let first = client.requestData(for: "\(base)/auth/\(prefix)a").statusCode
+        await refreshStarted.wait()
+        // Now the token is expiring: B must wait for the refresh in progress, not start its own.
+        expired.withLock { $0 = true }
+        async let second = client.requestData(for: "\(base)/auth/\(prefix)b").statusCode
+        let joined = await eventually(within: TestTiming.hangGuard) { await auth.signersJoiningRefresh() >= 1 }
+        releaseRefresh.fire()
+        #expect(joined, "B did not wait for the refresh in progress")
+        let statuses = try await (first, second)
+        #expect(statuses == (200, 200))
+        #expect(await refreshes.value == 1)
+        let arrivals = LoopbackServer.authArrivals(prefix: prefix).map { "\($0.id.dropFirst(prefix.count)) \($0.authorization)" }
+        #expect(arrivals.sorted() == ["a Bearer fresh", "a Bearer stale", "b Bearer fresh"])
+    }
+
+    @Test("a margin as long as the token lives refreshes before every request until the refresh loop guard stops it")
+    func marginAsLongAsTheLifetime() async throws {
+        let clock = ManualClock()
+        let refreshes = Counter()
+        // Tokens live 30 s; the margin is 60 s: every token requires a refresh as soon as it is made.
+        let auth = Self.interceptor(Token(value: "first", expiresAt: Date().addingTimeInterval(30))) { _ in
+            await refreshes.increment()
+            return Token(value: "next", expiresAt: Date().addingTimeInterval(30))
+        }
+        let client = NetworkClient(transport: StubTransport(fallback: .status(.ok)), interceptors: [auth], clock: clock)
+        for _ in 1...5 {
+            #expect(try await client.requestData(for: "https://example.com/me").statusCode == 200)
+        }
+        #expect(await refreshes.value == 5, "one refresh per request")
+        // The sixth within the window (the clock never moved) is one refresh too many.
+        await #expect {
+            _ = try await client.requestData(for: "https://example.com/me")
+        } throws: { error in
+            guard case AuthenticationError.excessiveRefresh = error else { return false }
+            return true
+        }
+        #expect(await refreshes.value == 5)
+    }
+
     @Test("a failing proactive refresh fails the request with its error; nothing is sent")
     func failedProactiveRefresh() async throws {
         struct Refused: Error, Equatable {}

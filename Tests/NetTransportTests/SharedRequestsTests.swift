@@ -105,6 +105,25 @@ struct SharedRequestsTests {
         #expect(String(decoding: try await next.value, as: UTF8.self) == "body \(key) 2")
     }
 
+    @Test("A shared exchange's deadline is held to attemptTimeout when that is shorter", .timeLimit(.minutes(3)))
+    func sharedExchangeAttemptTimeout() async throws {
+        let key = UUID().uuidString
+        let clock = ManualClock()
+        let shared = SharedRequestsTransport(URLSessionTransport(), timeout: .seconds(60), attemptTimeout: .seconds(4), clock: clock)
+        let client = NetworkClient(transport: shared, timeout: .seconds(600), clock: clock)
+        defer { Self.release(key) }
+        let url = try await LoopbackServer.shared.baseURL().absoluteString + "/held/\(key)"
+        let call = Task { try await client.requestData(for: url).data }
+        #expect(await Self.eventually { shared.waitingCalls == 1 && Self.arrivals(key) == 1 })
+        await clock.sleeps(atLeast: 2)  // the call's deadline and the shared exchange's
+        #expect(clock.pendingDelays == [.seconds(4), .seconds(600)], "not 60 s: the attempt's 4 s")
+        clock.advance(by: .seconds(4))
+        do {
+            _ = try await call.value
+            Issue.record("the call on the held exchange succeeded")
+        } catch NetworkError.transport(.timedOut) {}
+    }
+
     @Test("A shared exchange ends at its deadline: a caller who joined later fails then, and the next starts afresh", .timeLimit(.minutes(3)))
     func sharedExchangeDeadline() async throws {
         let key = UUID().uuidString
