@@ -81,6 +81,14 @@ struct StreamedCallObservationTests {
         return try metrics.expectMeter("http.client.active_requests", target).values
     }
 
+    /// The call's span once the call has ended on its own, after the body's end came from another
+    /// task (a cancelled reader, a failed body): no span left open, the request no longer active.
+    func endedCall(_ base: URL) async throws -> FinishedInMemorySpan {
+        #expect(await eventually(within: TestTiming.hangGuard) { tracer.base.activeSpans.isEmpty })
+        #expect(try activeRequests(base) == [1, 0])
+        return try #require(tracer.base.finishedSpans.first { $0.parentSpanID == nil })
+    }
+
     @Test("read to its end: active, with the call's span open and no call line, until the last chunk", arguments: transports.indices)
     func readToEnd(transportIndex: Int) async throws {
         let key = UUID().uuidString
@@ -140,9 +148,7 @@ struct StreamedCallObservationTests {
         await firstChunk.wait()
         reader.cancel()
         _ = await reader.result
-        #expect(await eventually(within: TestTiming.hangGuard) { tracer.base.activeSpans.isEmpty })
-        #expect(try activeRequests(base) == [1, 0])
-        let call = try #require(tracer.base.finishedSpans.first { $0.parentSpanID == nil })
+        let call = try await endedCall(base)
         #expect(call.attributes["net.body_dropped"]?.toSpanAttribute() == .bool(true))
         #expect(call.attributes["error.type"] == nil, "a cancelled reader is not an error")
     }
@@ -158,9 +164,7 @@ struct StreamedCallObservationTests {
         #expect(try activeRequests(base) == [1])
         HeldBodyServer.signal(key).fire()
         await #expect(throws: NetworkError.self) { while try await chunks.next() != nil {} }
-        #expect(await eventually(within: TestTiming.hangGuard) { tracer.base.activeSpans.isEmpty })
-        #expect(try activeRequests(base) == [1, 0])
-        let call = try #require(tracer.base.finishedSpans.first { $0.parentSpanID == nil })
+        let call = try await endedCall(base)
         #expect(call.attributes["error.type"] != nil, "the body's failure is the call's outcome")
         #expect(call.attributes["net.body_dropped"] == nil)
     }

@@ -2,7 +2,6 @@ import Foundation
 import NetCore
 import NetTestSupport
 import NetTransport
-import Synchronization
 import Testing
 
 /// A call has one deadline (Docs/Architecture.md, stage 1): backoff waits count against it, a
@@ -10,13 +9,6 @@ import Testing
 /// On a manual clock: each check moves time itself, and what it reads is the sleeps left waiting.
 @Suite("One call deadline across backoff waits and a resumable download's two requests")
 struct DeadlineSpanTests {
-    /// A count shared with a stub's handler.
-    private final class Count: Sendable {
-        private let value = Mutex(0)
-        func increment() -> Int { value.withLock { $0 += 1; return $0 } }
-        var current: Int { value.withLock { $0 } }
-    }
-
     private static func expectTimedOut(_ call: Task<some Sendable, any Error>, sourceLocation: SourceLocation = #_sourceLocation) async {
         let error = await #expect(throws: NetworkError.self, sourceLocation: sourceLocation) { _ = try await call.value }
         guard case .transport(.timedOut)? = error else {
@@ -28,9 +20,9 @@ struct DeadlineSpanTests {
     @Test("a backoff wait counts against the deadline: the retry gets only what is left of it", .timeLimit(.minutes(3)))
     func backoffCounts() async throws {
         let clock = ManualClock()
-        let attempts = Count()
+        let attempts = LockedValue(0)
         let stub = StubTransport { _ in
-            if attempts.increment() == 1 { return .status(.serviceUnavailable) }
+            if attempts.withLock({ $0 += 1; return $0 }) == 1 { return .status(.serviceUnavailable) }
             try await Task.sleep(for: .seconds(3_600))  // the retry hangs: only the deadline ends it
             return .status(.ok)
         }
@@ -45,7 +37,7 @@ struct DeadlineSpanTests {
         #expect(clock.pendingDelays == [.seconds(4)])
         clock.advance(by: .seconds(4))
         await Self.expectTimedOut(call)
-        #expect(attempts.current == 2)
+        #expect(attempts.value == 2)
     }
 
     @Test("a backoff longer than the call has left is not waited: the last answer comes back at once", .timeLimit(.minutes(3)))
@@ -65,8 +57,7 @@ struct DeadlineSpanTests {
 
     @Test("a resumable download's two requests share one deadline: the second gets what the first left", .timeLimit(.minutes(3)))
     func resumableDownloadSharesTheDeadline() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("net-deadline-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TransportTest.makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let destination = directory.appendingPathComponent("file")
         try Data("01234".utf8).write(to: URL(fileURLWithPath: destination.path + ".part"))

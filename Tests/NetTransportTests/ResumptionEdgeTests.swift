@@ -100,8 +100,7 @@ private final class CodedAndCutTransport: Transport {
 extension ResumptionEdgeTests {
     @Test("an answer with a content coding cannot be continued: an interrupted call leaves no bytes, and the next asks for no range")
     func contentCodedIsNotKept() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("net-resume-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TransportTest.makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let transport = CodedAndCutTransport()
         let client = NetworkClient(transport: transport)
